@@ -1,0 +1,71 @@
+//===- Format.h - Reading and writing profiles ------------------*- C++ -*-===//
+//
+// The registry of profile formats. Readers are chosen by the contents of the
+// input, never by its name; writers by name (-output-format=). The built-in
+// formats are listed in Formats.def; plugins may register more.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PROFKIT_FORMATS_FORMAT_H
+#define PROFKIT_FORMATS_FORMAT_H
+
+#include "profkit/IR/Profile.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include <functional>
+#include <memory>
+
+namespace llvm {
+class raw_ostream;
+class Twine;
+} // namespace llvm
+
+namespace profkit {
+class InputStream;
+
+struct ReadOptions {
+  /// Called with each warning, already prefixed with "FILE:LINE: ".
+  std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
+};
+
+struct WriteOptions {
+  /// callgrind: `(id) name` name compression.
+  bool CompressNames = true;
+  /// callgrind: `+N`, `-N`, `*` subposition compression.
+  bool CompressPositions = true;
+  std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
+};
+
+struct FormatInfo {
+  llvm::StringRef Name;
+  llvm::StringRef Description;
+  bool (*Detect)(llvm::StringRef Head);
+  llvm::Expected<std::unique_ptr<Profile>> (*Read)(InputStream &,
+                                                   const ReadOptions &);
+  llvm::Error (*Write)(const Profile &, llvm::raw_ostream &,
+                       const WriteOptions &);
+};
+
+/// Every known format, built-in ones first.
+llvm::ArrayRef<FormatInfo> formats();
+/// Adds a format (from a plugin).
+void registerFormat(const FormatInfo &F);
+const FormatInfo *findFormat(llvm::StringRef Name);
+
+/// Opens Path ("-" is stdin), detects its format and reads it.
+llvm::Expected<std::unique_ptr<Profile>> readProfile(llvm::StringRef Path,
+                                                     const ReadOptions &Opts);
+/// Detects the format of an open stream and reads it.
+llvm::Expected<std::unique_ptr<Profile>> readProfile(InputStream &In,
+                                                     const ReadOptions &Opts);
+
+#define PROFKIT_FORMAT(NAME, DESC, DETECT, READ, WRITE)                        \
+  bool DETECT(llvm::StringRef Head);                                           \
+  llvm::Expected<std::unique_ptr<Profile>> READ(InputStream &,                 \
+                                                const ReadOptions &);          \
+  llvm::Error WRITE(const Profile &, llvm::raw_ostream &, const WriteOptions &);
+#include "profkit/Formats/Formats.def"
+
+} // namespace profkit
+
+#endif

@@ -1,0 +1,221 @@
+//===- Profile.h - The profile IR ------------------------------*- C++ -*-===//
+//
+// One in-memory model that every reader fills and every pass and writer
+// consumes. See docs/IR.md for the model and its text form.
+//
+//   Profile
+//     strings (interned once), event types, derived events,
+//     functions: identity (object, file, name), interned
+//     parts: one per thread / dump / appended run
+//       header lines in order, positions (instr, line, bb), summary, totals
+//       per function: RowTables of self costs, calls and jumps
+//       address-level data not yet tied to functions (histograms, arcs)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PROFKIT_IR_PROFILE_H
+#define PROFKIT_IR_PROFILE_H
+
+#include "profkit/IR/RowTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace profkit {
+
+/// An interned string. 0 is the empty string.
+using StrId = uint32_t;
+/// A function of the profile; an index into Profile::functions().
+using FuncId = uint32_t;
+
+/// Interns strings once per profile; ids are dense and stable.
+class StringPool {
+public:
+  StringPool() { intern(""); }
+  StrId intern(llvm::StringRef S);
+  llvm::StringRef str(StrId Id) const { return Strings[Id]; }
+  std::optional<StrId> lookup(llvm::StringRef S) const;
+  size_t size() const { return Strings.size(); }
+
+private:
+  llvm::StringMap<StrId, llvm::BumpPtrAllocator> Map;
+  std::vector<llvm::StringRef> Strings;
+};
+
+enum class PositionKind : uint8_t { Instr, Line, BB };
+llvm::StringRef positionKindName(PositionKind K);
+std::optional<PositionKind> parsePositionKind(llvm::StringRef Name);
+
+/// An event that has a column in every cost vector.
+struct EventType {
+  std::string Name;
+  std::string LongName; // From `event: Name : Long name`; may be empty.
+};
+
+/// An `event:` declaration without a column: a formula over other events
+/// (`event: Sum = Ir + 2 * Dr`), or a long name given to an event that no
+/// `events:` line lists.
+struct EventDecl {
+  std::string Name;
+  std::string Formula;
+  std::string LongName;
+};
+
+/// A function's identity.
+struct Function {
+  StrId Object;
+  StrId File;
+  StrId Name;
+};
+
+enum class JumpKind : uint8_t { Jump = 0, Conditional = 1 };
+
+/// Where the words of a row's key are. P is the part's number of positions.
+///   self: [SourceFile, Pos*P]                     values: costs
+///   call: [SourceFile, Pos*P, Callee, Target*P]   values: count, inclusive
+///   jump: [SourceFile, Pos*P, Kind, TargetFunction, TargetFile, Target*P]
+///         values: Jump: count; Conditional: followed, executed
+/// SourceFile is the file the position is in: the function's own file, or the
+/// file of code inlined into it (`fi=`/`fe=`).
+struct RowLayout {
+  unsigned P;
+  unsigned selfWidth() const { return 1 + P; }
+  unsigned callWidth() const { return 2 + 2 * P; }
+  unsigned jumpWidth() const { return 4 + 2 * P; }
+  static StrId sourceFile(const Row &R) { return StrId(R.Key[0]); }
+  llvm::ArrayRef<uint64_t> position(const Row &R) const {
+    return R.Key.slice(1, P);
+  }
+  FuncId callee(const Row &R) const { return FuncId(R.Key[1 + P]); }
+  llvm::ArrayRef<uint64_t> callTarget(const Row &R) const {
+    return R.Key.slice(2 + P, P);
+  }
+  JumpKind jumpKind(const Row &R) const { return JumpKind(R.Key[1 + P]); }
+  FuncId jumpTargetFunction(const Row &R) const { return FuncId(R.Key[2 + P]); }
+  StrId jumpTargetFile(const Row &R) const { return StrId(R.Key[3 + P]); }
+  llvm::ArrayRef<uint64_t> jumpTarget(const Row &R) const {
+    return R.Key.slice(4 + P, P);
+  }
+};
+
+/// The data of one function in one part.
+struct FunctionData {
+  FunctionData(FuncId Id, const RowLayout &L)
+      : Id(Id), Self(L.selfWidth()), Calls(L.callWidth()),
+        Jumps(L.jumpWidth()) {}
+  FuncId Id;
+  RowTable Self;
+  RowTable Calls;
+  RowTable Jumps;
+};
+
+/// A PC-sample histogram over [LowPC, HighPC) (gmon.out), before relocation.
+struct Histogram {
+  uint64_t LowPC = 0, HighPC = 0;
+  uint64_t Rate = 0;     // Samples per Dimension unit (profrate).
+  std::string Dimension; // "seconds", ...
+  char Abbrev = 's';
+  std::vector<uint64_t> Bins;
+};
+
+/// A caller-to-callee arc by address (gmon.out), before relocation.
+struct AddressArc {
+  uint64_t FromPC, SelfPC, Count;
+};
+
+/// An execution count of the basic block at an address (gmon.out).
+struct BlockCount {
+  uint64_t Address, Count;
+};
+
+struct HeaderLine {
+  std::string Key;
+  std::string Value;
+};
+
+/// One thread, dump or appended run of a profile.
+class Part {
+public:
+  explicit Part(llvm::ArrayRef<PositionKind> Positions = {PositionKind::Line})
+      : Positions(Positions.begin(), Positions.end()) {}
+
+  /// Header lines in file order, except events/positions/summary/totals,
+  /// which have fields of their own.
+  std::vector<HeaderLine> Header;
+  std::optional<std::vector<uint64_t>> Summary; // In profile event order.
+  std::optional<std::vector<uint64_t>> Totals;  // As the file gave them.
+
+  llvm::ArrayRef<PositionKind> positions() const { return Positions; }
+  /// Only valid while the part has no function data.
+  void setPositions(llvm::ArrayRef<PositionKind> P);
+  RowLayout layout() const { return RowLayout{unsigned(Positions.size())}; }
+
+  /// The first header value with this key, or "".
+  llvm::StringRef header(llvm::StringRef Key) const;
+
+  FunctionData &getOrCreate(FuncId F);
+  const FunctionData *lookup(FuncId F) const;
+  std::vector<FunctionData> &functions() { return Functions; }
+  const std::vector<FunctionData> &functions() const { return Functions; }
+
+  /// Sums of all self costs, in profile event order. Sets Overflow on a
+  /// 64-bit overflow.
+  std::vector<uint64_t> computeTotals(size_t NumEvents, bool &Overflow) const;
+  /// Finalizes every table; false if a merge overflowed.
+  [[nodiscard]] bool finalize();
+
+  std::vector<Histogram> Histograms;
+  std::vector<AddressArc> Arcs;
+  std::vector<BlockCount> Blocks;
+
+private:
+  llvm::SmallVector<PositionKind, 3> Positions;
+  std::vector<FunctionData> Functions;
+  llvm::DenseMap<FuncId, unsigned> Index;
+};
+
+class Profile {
+public:
+  StringPool Strings;
+  std::vector<EventDecl> EventDecls;
+
+  llvm::ArrayRef<EventType> events() const { return Events; }
+  /// Returns the column of the event, adding it if it is new.
+  unsigned getOrAddEvent(llvm::StringRef Name);
+  std::optional<unsigned> findEvent(llvm::StringRef Name) const;
+  void setEventLongName(unsigned Column, llvm::StringRef LongName) {
+    Events[Column].LongName = LongName.str();
+  }
+
+  FuncId getOrAddFunction(StrId Object, StrId File, StrId Name);
+  const Function &function(FuncId F) const { return Functions[F]; }
+  size_t numFunctions() const { return Functions.size(); }
+  llvm::StringRef functionName(FuncId F) const {
+    return Strings.str(Functions[F].Name);
+  }
+
+  Part &addPart(llvm::ArrayRef<PositionKind> Positions = {PositionKind::Line});
+  std::vector<std::unique_ptr<Part>> &parts() { return Parts; }
+  const std::vector<std::unique_ptr<Part>> &parts() const { return Parts; }
+
+  /// Where the profile came from (for diagnostics); not part of the IR.
+  std::string SourceName;
+
+private:
+  std::vector<EventType> Events;
+  llvm::StringMap<unsigned> EventIndex;
+  std::vector<Function> Functions;
+  llvm::DenseMap<std::tuple<StrId, StrId, StrId>, FuncId> FunctionIndex;
+  std::vector<std::unique_ptr<Part>> Parts;
+};
+
+} // namespace profkit
+
+#endif

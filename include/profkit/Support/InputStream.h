@@ -1,0 +1,71 @@
+//===- InputStream.h - Streaming, decompressing input ----------*- C++ -*-===//
+//
+// Reads a file (or stdin for "-") in bounded chunks, inflating gzip data on
+// the fly when the file starts with the gzip magic, whatever its name. Text
+// readers take one line at a time without copying; binary readers take the
+// whole (decompressed) contents.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PROFKIT_SUPPORT_INPUTSTREAM_H
+#define PROFKIT_SUPPORT_INPUTSTREAM_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace profkit {
+
+class InputStream {
+public:
+  /// Opens Path; "-" is standard input.
+  static llvm::Expected<std::unique_ptr<InputStream>> open(llvm::StringRef Path);
+  /// Reads from memory (tests, fuzzers).
+  static std::unique_ptr<InputStream> fromBuffer(llvm::StringRef Data,
+                                                 llvm::StringRef Name);
+  virtual ~InputStream();
+
+  const std::string &name() const { return Name; }
+  bool isCompressed() const { return Compressed; }
+
+  /// Up to N leading bytes of the (decompressed) contents, for detecting the
+  /// format; does not consume them.
+  llvm::Expected<llvm::StringRef> peek(size_t N);
+
+  /// The next line without its '\n' (and without a '\r' before it). Returns
+  /// false at the end of the input or on an error; see takeError(). The line
+  /// stays valid until the next call.
+  bool nextLine(llvm::StringRef &Line);
+  /// The number of the line nextLine() returned last (1-based).
+  uint64_t lineNumber() const { return LineNo; }
+  /// The error that stopped nextLine(), if any.
+  llvm::Error takeError();
+
+  /// Everything not yet consumed, decompressed.
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readAll();
+
+protected:
+  InputStream(std::string Name) : Name(std::move(Name)) {}
+  /// Fills Out with up to Size bytes; 0 at the end.
+  virtual llvm::Expected<size_t> readRaw(char *Out, size_t Size) = 0;
+
+private:
+  bool fill(); // Moves unread bytes to the front and reads more.
+
+  std::string Name;
+  std::vector<char> Buf;
+  size_t Begin = 0, End = 0;
+  uint64_t LineNo = 0;
+  bool AtEOF = false;
+  llvm::Error Err = llvm::Error::success();
+
+protected:
+  bool Compressed = false;
+};
+
+} // namespace profkit
+
+#endif

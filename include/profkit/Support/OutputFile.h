@@ -1,0 +1,41 @@
+//===- OutputFile.h - All-or-nothing output files ---------------*- C++ -*-===//
+//
+// A regular output file is written to a temporary file beside it and renamed
+// over it on commit(), so a failed run never leaves a half-written file or
+// clobbers the old one. Non-regular outputs (stdout as "-", /dev/null, pipes,
+// terminals) are written in place and never replaced.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PROFKIT_SUPPORT_OUTPUTFILE_H
+#define PROFKIT_SUPPORT_OUTPUTFILE_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include <memory>
+#include <optional>
+
+namespace profkit {
+
+class OutputFile {
+public:
+  static llvm::Expected<std::unique_ptr<OutputFile>>
+  create(llvm::StringRef Path);
+  /// Discards the temporary file unless commit() succeeded.
+  ~OutputFile();
+
+  llvm::raw_ostream &os() { return *OS; }
+  /// Flushes and, for a regular file, renames it into place.
+  llvm::Error commit();
+
+private:
+  OutputFile() = default;
+  std::string Path;
+  std::optional<llvm::sys::fs::TempFile> Temp;
+  std::unique_ptr<llvm::raw_fd_ostream> OS;
+};
+
+} // namespace profkit
+
+#endif

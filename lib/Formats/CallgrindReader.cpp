@@ -1,0 +1,707 @@
+//===- CallgrindReader.cpp - The callgrind format family -------------------===//
+//
+// Reads the callgrind format as its reference describes it and as real tools
+// write it: valgrind's callgrind (every option mix) and cachegrind, Xdebug 2
+// and 3 (one block per call, appended runs), pprof (calls=0). The input is
+// streamed one line at a time; the hot path (cost lines) allocates nothing.
+//
+// Dialect facts this relies on (see docs/Formats.md):
+//  - name-compression ids live in three tables shared across keywords
+//    (objects: ob cob; files: fl fi fe cfi cfl jfi; functions: fn cfn jfn)
+//    and are reset at each new part;
+//  - relative positions are relative to the last cost line, never to a
+//    calls=/jump= target;
+//  - jcnd= comes as `followed/executed target` (valgrind) or as
+//    `executed followed target` (the format reference).
+//
+//===----------------------------------------------------------------------===//
+
+#include "profkit/Formats/Format.h"
+#include "profkit/IR/Profile.h"
+#include "profkit/Support/InputStream.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace profkit;
+using namespace llvm;
+
+static bool isBlank(char C) { return C == ' ' || C == '\t'; }
+
+static StringRef trim(StringRef S) { return S.trim(" \t"); }
+
+/// Is Line a `key: value` header line? Keys are words that may contain
+/// spaces and parentheses, as in `timeframe (BB):`.
+static bool splitHeader(StringRef Line, StringRef &Key, StringRef &Value) {
+  if (Line.empty() || !isAlpha(Line[0]))
+    return false;
+  for (size_t I = 1; I < Line.size(); ++I) {
+    char C = Line[I];
+    if (C == ':') {
+      // Values are kept as written (callgrind writes `cmd:  ./prog` and
+      // `desc: I1 cache: `), less the one blank after the colon.
+      Key = trim(Line.take_front(I));
+      Value = Line.drop_front(I + 1);
+      if (!Value.empty() && isBlank(Value[0]))
+        Value = Value.drop_front();
+      return true;
+    }
+    if (!isAlnum(C) && C != '_' && C != ' ' && C != '(' && C != ')' &&
+        C != '-' && C != '.')
+      return false;
+  }
+  return false;
+}
+
+bool profkit::detectCallgrind(StringRef Head) {
+  if (Head.contains('\0'))
+    return false;
+  // Judge by the first line that is neither blank nor a comment.
+  while (!Head.empty()) {
+    auto [Line, Rest] = Head.split('\n');
+    Line = trim(Line.rtrim('\r'));
+    Head = Rest;
+    if (Line.starts_with("# callgrind format"))
+      return true;
+    if (Line.empty() || Line[0] == '#')
+      continue;
+    StringRef Key, Value;
+    if (splitHeader(Line, Key, Value))
+      return is_contained({"version", "creator", "cmd", "pid", "thread",
+                           "part", "desc", "positions", "events", "event",
+                           "summary"},
+                          Key);
+    return Line.starts_with("fl=") || Line.starts_with("fn=") ||
+           Line.starts_with("ob=");
+  }
+  return false;
+}
+
+namespace {
+
+enum class Pending : uint8_t { None, Call, Jump };
+
+class CallgrindReader {
+public:
+  CallgrindReader(InputStream &In, const ReadOptions &Opts)
+      : In(In), Opts(Opts), Result(std::make_unique<Profile>()),
+        P(*Result) {}
+  Expected<std::unique_ptr<Profile>> read();
+
+private:
+  Error error(const Twine &Msg) const {
+    return createStringError(inconvertibleErrorCode(),
+                             In.name() + ":" + Twine(In.lineNumber()) + ": " +
+                                 Msg);
+  }
+  void warn(const Twine &Msg) const {
+    Opts.Warn(In.name() + ":" + Twine(In.lineNumber()) + ": " + Msg);
+  }
+
+  Error parseLine(StringRef Line);
+  Error parseHeader(StringRef Key, StringRef Value);
+  Error parseSpec(StringRef Key, StringRef Value);
+  Error parseCostLine(StringRef Line);
+
+  Error startPart();
+  Error endPart();
+  void needNewPartFor(StringRef Key);
+
+  Error parseName(StringRef Value, DenseMap<uint64_t, StrId> &Table,
+                  StrId &Out);
+  Error parseNumber(StringRef Tok, uint64_t &Out) const;
+  Error parsePosition(StringRef &Line, unsigned Column, uint64_t &Out,
+                      bool Update);
+  Error parsePositions(StringRef &Line, MutableArrayRef<uint64_t> Out);
+  Error parseCosts(StringRef Line, SmallVectorImpl<uint64_t> &Out,
+                   size_t Offset);
+  Error parseEvents(StringRef Value);
+  void parseEventDecl(StringRef Value);
+  Error requireFunction(StringRef What);
+
+  InputStream &In;
+  const ReadOptions &Opts;
+  std::unique_ptr<Profile> Result;
+  Profile &P;
+
+  // The part being read.
+  Part *Cur = nullptr;
+  bool PartHasBody = false;
+  bool NewPartWanted = false;
+  SmallVector<PositionKind, 3> Positions{PositionKind::Line};
+  SmallVector<unsigned, 16> ColumnToEvent; // events: column -> profile event
+  bool HaveEvents = false;
+  std::optional<uint64_t> TotalsLine;
+  DenseMap<uint64_t, StrId> ObjectIds, FileIds, FunctionIds;
+
+  // Current context.
+  StrId Object = 0, File = 0, SourceFile = 0;
+  int CurFunction = -1; // Index into Cur->functions().
+  SmallVector<uint64_t, 3> LastPos;
+
+  // Callee of the next calls= and target of the next jump=.
+  StrId CalleeObject = 0, CalleeFile = 0, CalleeName = 0;
+  bool HaveCalleeObject = false, HaveCalleeFile = false, HaveCallee = false;
+  StrId JumpFile = 0, JumpFunction = 0;
+  bool HaveJumpFile = false, HaveJumpFunction = false;
+
+  // A calls=/jump=/jcnd= line waiting for its position line.
+  Pending Waiting = Pending::None;
+  uint64_t WaitingLine = 0;
+  SmallVector<uint64_t, 16> PendingKey; // Key words after the position.
+  SmallVector<uint64_t, 16> PendingValues;
+
+  // Scratch for cost lines.
+  SmallVector<uint64_t, 16> Key, Values;
+
+  bool WarnedNegative = false;
+  StringSet<> WarnedKeys;
+};
+
+} // namespace
+
+void CallgrindReader::needNewPartFor(StringRef Key) {
+  // A header key that belongs to a part, seen after the body of the current
+  // part, starts the next one (--combine-dumps, concatenated files).
+  if (PartHasBody && is_contained({"version", "creator", "cmd", "pid",
+                                   "thread", "part", "positions", "events"},
+                                  Key))
+    NewPartWanted = true;
+}
+
+Error CallgrindReader::startPart() {
+  if (Cur)
+    if (Error E = endPart())
+      return E;
+  Cur = &P.addPart(Positions);
+  PartHasBody = false;
+  NewPartWanted = false;
+  TotalsLine.reset();
+  ObjectIds.clear();
+  FileIds.clear();
+  FunctionIds.clear();
+  Object = File = SourceFile = 0;
+  CurFunction = -1;
+  LastPos.assign(Positions.size(), 0);
+  HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+  HaveJumpFile = HaveJumpFunction = false;
+  return Error::success();
+}
+
+Error CallgrindReader::endPart() {
+  if (Waiting != Pending::None)
+    return createStringError(
+        inconvertibleErrorCode(),
+        In.name() + ":" + Twine(WaitingLine) + ": " +
+            (Waiting == Pending::Call ? "calls=" : "jump=") +
+            " line is not followed by its cost line");
+  if (!Cur->finalize())
+    return error("a cost sum overflows 64 bits");
+  if (Cur->Totals) {
+    bool Overflow = false;
+    std::vector<uint64_t> Sum = Cur->computeTotals(P.events().size(), Overflow);
+    if (Overflow)
+      return error("the sum of the cost lines overflows 64 bits");
+    for (size_t I = 0; I != Sum.size(); ++I) {
+      uint64_t Stated = I < Cur->Totals->size() ? (*Cur->Totals)[I] : 0;
+      if (Stated != Sum[I]) {
+        Opts.Warn(In.name() + ":" + Twine(*TotalsLine) + ": totals: " +
+                  P.events()[I].Name + " is " + Twine(Stated) +
+                  " but the cost lines sum to " + Twine(Sum[I]));
+        break;
+      }
+    }
+  }
+  return Error::success();
+}
+
+Error CallgrindReader::parseNumber(StringRef Tok, uint64_t &Out) const {
+  uint64_t V = 0;
+  if (Tok.size() > 2 && Tok[0] == '0' && (Tok[1] == 'x' || Tok[1] == 'X')) {
+    for (char C : Tok.drop_front(2)) {
+      unsigned D;
+      if (C >= '0' && C <= '9')
+        D = C - '0';
+      else if ((C | 0x20) >= 'a' && (C | 0x20) <= 'f')
+        D = (C | 0x20) - 'a' + 10;
+      else
+        return error("bad number '" + Tok + "'");
+      if (V >> 60)
+        return error("number '" + Tok + "' does not fit in 64 bits");
+      V = V << 4 | D;
+    }
+  } else {
+    if (Tok.empty())
+      return error("missing number");
+    for (char C : Tok) {
+      if (C < '0' || C > '9')
+        return error("bad number '" + Tok + "'");
+      if (__builtin_mul_overflow(V, 10, &V) ||
+          __builtin_add_overflow(V, uint64_t(C - '0'), &V))
+        return error("number '" + Tok + "' does not fit in 64 bits");
+    }
+  }
+  Out = V;
+  return Error::success();
+}
+
+/// Takes the next blank-separated token off the front of Line.
+static StringRef nextToken(StringRef &Line) {
+  size_t I = 0;
+  while (I < Line.size() && isBlank(Line[I]))
+    ++I;
+  size_t J = I;
+  while (J < Line.size() && !isBlank(Line[J]))
+    ++J;
+  StringRef Tok = Line.slice(I, J);
+  Line = Line.drop_front(J);
+  return Tok;
+}
+
+Error CallgrindReader::parsePosition(StringRef &Line, unsigned Column,
+                                     uint64_t &Out, bool Update) {
+  StringRef Tok = nextToken(Line);
+  if (Tok.empty())
+    return error("expected " + Twine(LastPos.size()) + " position" +
+                 (LastPos.size() == 1 ? "" : "s") + " (" +
+                 positionKindName(Cur->positions()[Column]) + ")");
+  uint64_t Base = LastPos[Column];
+  if (Tok == "*") {
+    Out = Base;
+  } else if (Tok[0] == '+' || Tok[0] == '-') {
+    uint64_t Delta;
+    if (Error E = parseNumber(Tok.drop_front(), Delta))
+      return E;
+    if (Tok[0] == '+' ? __builtin_add_overflow(Base, Delta, &Out)
+                      : __builtin_sub_overflow(Base, Delta, &Out))
+      return error("relative position '" + Tok + "' from " + Twine(Base) +
+                   " leaves the 64-bit range");
+  } else if (Error E = parseNumber(Tok, Out)) {
+    return E;
+  }
+  if (Update)
+    LastPos[Column] = Out;
+  return Error::success();
+}
+
+Error CallgrindReader::parsePositions(StringRef &Line,
+                                      MutableArrayRef<uint64_t> Out) {
+  for (unsigned I = 0; I != Out.size(); ++I)
+    if (Error E = parsePosition(Line, I, Out[I], /*Update=*/true))
+      return E;
+  return Error::success();
+}
+
+Error CallgrindReader::parseCosts(StringRef Line,
+                                  SmallVectorImpl<uint64_t> &Out,
+                                  size_t Offset) {
+  Out.resize(Offset + P.events().size());
+  std::fill(Out.begin() + Offset, Out.end(), 0);
+  for (unsigned Col = 0;; ++Col) {
+    StringRef Tok = nextToken(Line);
+    if (Tok.empty())
+      return Error::success();
+    if (Col >= ColumnToEvent.size())
+      return error("more costs than the " + Twine(ColumnToEvent.size()) +
+                   " events of 'events:'");
+    uint64_t V;
+    if (Tok[0] == '-') {
+      // Xdebug 2 writes negative memory deltas; costs are counters.
+      if (Error E = parseNumber(Tok.drop_front(), V))
+        return E;
+      if (!WarnedNegative)
+        warn("negative cost '" + Tok + "' read as 0");
+      WarnedNegative = true;
+      V = 0;
+    } else if (Error E = parseNumber(Tok, V)) {
+      return E;
+    }
+    Out[Offset + ColumnToEvent[Col]] = V;
+  }
+}
+
+Error CallgrindReader::parseName(StringRef Value,
+                                 DenseMap<uint64_t, StrId> &Table,
+                                 StrId &Out) {
+  if (Value.contains('\0'))
+    return error("binary data in a text profile");
+  // `(id) name` defines, `(id)` refers; other names may start with '(' too,
+  // like callgrind's `(below main)`.
+  if (Value.size() >= 2 && Value[0] == '(' && isDigit(Value[1])) {
+    size_t Close = Value.find(')');
+    if (Close == StringRef::npos)
+      return error("unterminated compressed name '" + Value + "'");
+    uint64_t Id;
+    if (Error E = parseNumber(Value.slice(1, Close), Id))
+      return E;
+    StringRef Name = trim(Value.drop_front(Close + 1));
+    if (Name.empty()) {
+      auto It = Table.find(Id);
+      if (It == Table.end())
+        return error("compressed name (" + Twine(Id) + ") is not defined");
+      Out = It->second;
+      return Error::success();
+    }
+    StrId S = P.Strings.intern(Name);
+    auto [It, Inserted] = Table.try_emplace(Id, S);
+    if (!Inserted && It->second != S)
+      return error("compressed name (" + Twine(Id) + ") redefined as '" +
+                   Name + "', was '" + P.Strings.str(It->second) + "'");
+    Out = S;
+    return Error::success();
+  }
+  Out = P.Strings.intern(Value);
+  return Error::success();
+}
+
+Error CallgrindReader::parseEvents(StringRef Value) {
+  if (PartHasBody)
+    return error("'events:' inside the body of a part");
+  ColumnToEvent.clear();
+  StringRef Rest = Value;
+  for (StringRef Tok = nextToken(Rest); !Tok.empty(); Tok = nextToken(Rest)) {
+    unsigned E = P.getOrAddEvent(Tok);
+    if (is_contained(ColumnToEvent, E))
+      return error("event '" + Tok + "' listed twice");
+    ColumnToEvent.push_back(E);
+  }
+  if (ColumnToEvent.empty())
+    return error("'events:' lists no event");
+  HaveEvents = true;
+  return Error::success();
+}
+
+void CallgrindReader::parseEventDecl(StringRef Value) {
+  // event: Name [= formula] [: long name]
+  size_t NameEnd = Value.find_first_of(" \t=:");
+  EventDecl D;
+  D.Name = Value.take_front(NameEnd).str();
+  StringRef Rest = trim(Value.drop_front(std::min(NameEnd, Value.size())));
+  if (Rest.consume_front("=")) {
+    auto [Formula, Long] = Rest.split(':');
+    D.Formula = trim(Formula).str();
+    D.LongName = trim(Long).str();
+  } else if (Rest.consume_front(":")) {
+    D.LongName = trim(Rest).str();
+  }
+  // Replace an earlier declaration of the same name.
+  for (EventDecl &Old : P.EventDecls)
+    if (Old.Name == D.Name) {
+      Old = std::move(D);
+      return;
+    }
+  P.EventDecls.push_back(std::move(D));
+}
+
+Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
+  if (Value.contains('\0'))
+    return error("binary data in a text profile");
+  needNewPartFor(Key);
+  if (NewPartWanted || !Cur)
+    if (Error E = startPart())
+      return E;
+  if (Key == "events")
+    return parseEvents(Value);
+  if (Key == "positions") {
+    if (PartHasBody)
+      return error("'positions:' inside the body of a part");
+    SmallVector<PositionKind, 3> Kinds;
+    StringRef Rest = Value;
+    for (StringRef Tok = nextToken(Rest); !Tok.empty();
+         Tok = nextToken(Rest)) {
+      std::optional<PositionKind> K = parsePositionKind(Tok);
+      if (!K)
+        return error("unknown position kind '" + Tok + "'");
+      if (is_contained(Kinds, *K))
+        return error("position kind '" + Tok + "' listed twice");
+      Kinds.push_back(*K);
+    }
+    if (Kinds.empty())
+      return error("'positions:' lists no position kind");
+    Positions = Kinds;
+    Cur->setPositions(Kinds);
+    LastPos.assign(Kinds.size(), 0);
+    return Error::success();
+  }
+  if (Key == "event") {
+    parseEventDecl(trim(Value));
+    return Error::success();
+  }
+  if (Key == "summary" || Key == "totals") {
+    if (!HaveEvents)
+      return error("'" + Key + ":' before 'events:'");
+    SmallVector<uint64_t, 16> Costs;
+    if (Error E = parseCosts(Value, Costs, 0))
+      return E;
+    std::vector<uint64_t> V(Costs.begin(), Costs.end());
+    if (Key == "summary") {
+      Cur->Summary = std::move(V);
+    } else {
+      Cur->Totals = std::move(V);
+      TotalsLine = In.lineNumber();
+      // totals: closes a part's body; header lines after it start a new one.
+      PartHasBody = true;
+    }
+    return Error::success();
+  }
+  Cur->Header.push_back(HeaderLine{Key.str(), Value.str()});
+  return Error::success();
+}
+
+Error CallgrindReader::requireFunction(StringRef What) {
+  if (CurFunction < 0)
+    return error(What + " before any 'fn='");
+  return Error::success();
+}
+
+Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
+  if (NewPartWanted || !Cur)
+    if (Error E = startPart())
+      return E;
+  PartHasBody = true;
+  Value = trim(Value);
+  switch (Key.size() ? Key[0] : 0) {
+  case 'o':
+    if (Key == "ob")
+      return parseName(Value, ObjectIds, Object);
+    break;
+  case 'f':
+    if (Key == "fl") {
+      if (Error E = parseName(Value, FileIds, File))
+        return E;
+      SourceFile = File;
+      return Error::success();
+    }
+    if (Key == "fi" || Key == "fe")
+      return parseName(Value, FileIds, SourceFile);
+    if (Key == "fn") {
+      StrId Name;
+      if (Error E = parseName(Value, FunctionIds, Name))
+        return E;
+      FuncId F = P.getOrAddFunction(Object, File, Name);
+      FunctionData &FD = Cur->getOrCreate(F);
+      CurFunction = &FD - Cur->functions().data();
+      SourceFile = File;
+      return Error::success();
+    }
+    break;
+  case 'c':
+    if (Key == "cob") {
+      HaveCalleeObject = true;
+      return parseName(Value, ObjectIds, CalleeObject);
+    }
+    if (Key == "cfi" || Key == "cfl") {
+      HaveCalleeFile = true;
+      return parseName(Value, FileIds, CalleeFile);
+    }
+    if (Key == "cfn") {
+      HaveCallee = true;
+      return parseName(Value, FunctionIds, CalleeName);
+    }
+    if (Key == "calls") {
+      if (Error E = requireFunction("'calls='"))
+        return E;
+      if (!HaveCallee)
+        return error("'calls=' without a 'cfn=' before it");
+      StringRef Rest = Value;
+      uint64_t Count;
+      if (Error E = parseNumber(nextToken(Rest), Count))
+        return E;
+      FuncId Callee = P.getOrAddFunction(
+          HaveCalleeObject ? CalleeObject : Object,
+          HaveCalleeFile ? CalleeFile : SourceFile, CalleeName);
+      RowLayout L = Cur->layout();
+      PendingKey.assign(1 + L.P, 0);
+      PendingKey[0] = Callee;
+      // The target position; readers ignore it and writers differ on it
+      // (Xdebug writes two numbers for one position), so a missing or extra
+      // number is not an error.
+      for (unsigned I = 0; I != L.P; ++I) {
+        if (Rest.ltrim(" \t").empty())
+          break;
+        if (Error E = parsePosition(Rest, I, PendingKey[1 + I],
+                                    /*Update=*/false))
+          return E;
+      }
+      PendingValues.assign(1, Count);
+      HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+      Waiting = Pending::Call;
+      WaitingLine = In.lineNumber();
+      return Error::success();
+    }
+    break;
+  case 'j':
+    if (Key == "jfi")
+      return HaveJumpFile = true, parseName(Value, FileIds, JumpFile);
+    if (Key == "jfn")
+      return HaveJumpFunction = true,
+             parseName(Value, FunctionIds, JumpFunction);
+    if (Key == "jump" || Key == "jcnd") {
+      if (Error E = requireFunction(Key == "jump" ? "'jump='" : "'jcnd='"))
+        return E;
+      StringRef Rest = Value;
+      uint64_t Followed, Executed = 0;
+      StringRef First = nextToken(Rest);
+      bool Cond = Key == "jcnd";
+      if (Cond) {
+        auto [A, B] = First.split('/');
+        if (!B.empty() || First.ends_with("/")) {
+          // valgrind: followed/executed
+          if (Error E = parseNumber(A, Followed))
+            return E;
+          if (Error E = parseNumber(B, Executed))
+            return E;
+        } else {
+          // The format reference: executed followed
+          if (Error E = parseNumber(First, Executed))
+            return E;
+          if (Error E = parseNumber(nextToken(Rest), Followed))
+            return E;
+        }
+      } else if (Error E = parseNumber(First, Followed)) {
+        return E;
+      }
+      StrId TargetFile = HaveJumpFile ? JumpFile : SourceFile;
+      const FunctionData &FD = Cur->functions()[CurFunction];
+      FuncId Target = HaveJumpFunction
+                          ? P.getOrAddFunction(Object, TargetFile, JumpFunction)
+                          : FD.Id;
+      RowLayout L = Cur->layout();
+      PendingKey.assign(3 + L.P, 0);
+      PendingKey[0] = uint64_t(Cond ? JumpKind::Conditional : JumpKind::Jump);
+      PendingKey[1] = Target;
+      PendingKey[2] = TargetFile;
+      for (unsigned I = 0; I != L.P; ++I)
+        if (Error E = parsePosition(Rest, I, PendingKey[3 + I],
+                                    /*Update=*/false))
+          return E;
+      PendingValues.assign({Followed, Executed});
+      if (!Cond)
+        PendingValues.pop_back();
+      HaveJumpFile = HaveJumpFunction = false;
+      Waiting = Pending::Jump;
+      WaitingLine = In.lineNumber();
+      return Error::success();
+    }
+    break;
+  default:
+    break;
+  }
+  // frfn=, rec=, bb=, ln= come from callgrind's undocumented debug options.
+  if (WarnedKeys.insert(Key).second)
+    warn("ignoring '" + Key + "=' lines (not part of the callgrind format)");
+  return Error::success();
+}
+
+Error CallgrindReader::parseCostLine(StringRef Line) {
+  if (NewPartWanted || !Cur)
+    if (Error E = startPart())
+      return E;
+  PartHasBody = true;
+  if (!HaveEvents)
+    return error("cost line before 'events:'");
+  if (Error E = requireFunction("cost line"))
+    return E;
+  RowLayout L = Cur->layout();
+  FunctionData &FD = Cur->functions()[CurFunction];
+  Key.resize(1 + L.P);
+  Key[0] = SourceFile;
+  if (Error E = parsePositions(Line, MutableArrayRef(Key).drop_front()))
+    return E;
+
+  bool Ok = true;
+  switch (Waiting) {
+  case Pending::None:
+    if (Error E = parseCosts(Line, Values, 0))
+      return E;
+    Ok = FD.Self.add(Key, Values);
+    break;
+  case Pending::Call:
+    Key.append(PendingKey.begin(), PendingKey.end());
+    if (Error E = parseCosts(Line, PendingValues, 1))
+      return E;
+    Ok = FD.Calls.add(Key, PendingValues);
+    break;
+  case Pending::Jump:
+    if (!trim(Line).empty())
+      return error("costs after the position of a jump");
+    Key.append(PendingKey.begin(), PendingKey.end());
+    Ok = FD.Jumps.add(Key, PendingValues);
+    break;
+  }
+  Waiting = Pending::None;
+  if (!Ok)
+    return error("a cost sum overflows 64 bits");
+  return Error::success();
+}
+
+Error CallgrindReader::parseLine(StringRef Line) {
+  char C = Line[0];
+  if ((C >= '0' && C <= '9') || C == '+' || C == '-' || C == '*')
+    return parseCostLine(Line);
+  if (Waiting != Pending::None)
+    return createStringError(
+        inconvertibleErrorCode(),
+        In.name() + ":" + Twine(In.lineNumber()) + ": expected the cost line of the " +
+            (Waiting == Pending::Call ? "'calls='" : "jump") + " at line " +
+            Twine(WaitingLine));
+  if (C == '#')
+    return Error::success();
+  // Key=value body lines: lower-case keyword, '='.
+  size_t Eq = 0;
+  while (Eq < Line.size() && Eq < 8 && isLower(Line[Eq]))
+    ++Eq;
+  if (Eq && Eq < Line.size() && Line[Eq] == '=')
+    return parseSpec(Line.take_front(Eq), Line.drop_front(Eq + 1));
+  if (Line.starts_with("==== NEW PROFILING FILE")) {
+    // Xdebug's profiler_append=1 separates runs with this line.
+    NewPartWanted = true;
+    return Error::success();
+  }
+  StringRef Key, Value;
+  if (splitHeader(Line, Key, Value))
+    return parseHeader(Key, Value);
+  SmallString<64> Shown;
+  for (char Ch : Line.take_front(40))
+    Shown.push_back(isPrint(Ch) ? Ch : '?');
+  return error("unrecognized line '" + Shown.str() +
+               (Line.size() > 40 ? "...'" : "'"));
+}
+
+Expected<std::unique_ptr<Profile>> CallgrindReader::read() {
+  StringRef Line;
+  while (In.nextLine(Line)) {
+    size_t I = 0;
+    while (I < Line.size() && isBlank(Line[I]))
+      ++I;
+    if (I == Line.size())
+      continue;
+    if (I)
+      Line = Line.drop_front(I);
+    if (Error E = parseLine(Line))
+      return std::move(E);
+  }
+  if (Error E = In.takeError())
+    return std::move(E);
+  if (!Cur)
+    return error("no profile data");
+  if (Error E = endPart())
+    return std::move(E);
+  // `event: X : long name` lines may come before `events:`; attach them to
+  // their column now that all columns are known.
+  erase_if(P.EventDecls, [&](const EventDecl &D) {
+    std::optional<unsigned> Col = P.findEvent(D.Name);
+    if (!Col || !D.Formula.empty())
+      return false;
+    P.setEventLongName(*Col, D.LongName);
+    return true;
+  });
+  return std::move(Result);
+}
+
+Expected<std::unique_ptr<Profile>>
+profkit::readCallgrind(InputStream &In, const ReadOptions &Opts) {
+  return CallgrindReader(In, Opts).read();
+}

@@ -1,0 +1,57 @@
+//===- Registry.cpp - The registry of profile formats ---------------------===//
+
+#include "profkit/Formats/Format.h"
+#include "profkit/Support/InputStream.h"
+#include "llvm/ADT/STLExtras.h"
+#include <vector>
+
+using namespace profkit;
+using namespace llvm;
+
+static std::vector<FormatInfo> &registry() {
+  static std::vector<FormatInfo> Formats = {
+#define PROFKIT_FORMAT(NAME, DESC, DETECT, READ, WRITE)                        \
+  FormatInfo{#NAME, DESC, DETECT, READ, WRITE},
+#include "profkit/Formats/Formats.def"
+  };
+  return Formats;
+}
+
+ArrayRef<FormatInfo> profkit::formats() { return registry(); }
+
+void profkit::registerFormat(const FormatInfo &F) { registry().push_back(F); }
+
+const FormatInfo *profkit::findFormat(StringRef Name) {
+  for (const FormatInfo &F : registry())
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+Expected<std::unique_ptr<Profile>>
+profkit::readProfile(InputStream &In, const ReadOptions &Opts) {
+  Expected<StringRef> Head = In.peek(4096);
+  if (!Head)
+    return Head.takeError();
+  if (Head->empty())
+    return createStringError(inconvertibleErrorCode(), "%s: file is empty",
+                             In.name().c_str());
+  for (const FormatInfo &F : registry())
+    if (F.Detect && F.Read && F.Detect(*Head)) {
+      Expected<std::unique_ptr<Profile>> P = F.Read(In, Opts);
+      if (P)
+        (*P)->SourceName = In.name();
+      return P;
+    }
+  return createStringError(inconvertibleErrorCode(),
+                           "%s: not a profile in any format profkit reads",
+                           In.name().c_str());
+}
+
+Expected<std::unique_ptr<Profile>>
+profkit::readProfile(StringRef Path, const ReadOptions &Opts) {
+  Expected<std::unique_ptr<InputStream>> In = InputStream::open(Path);
+  if (!In)
+    return In.takeError();
+  return readProfile(**In, Opts);
+}

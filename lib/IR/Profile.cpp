@@ -1,0 +1,112 @@
+//===- Profile.cpp - The profile IR ---------------------------------------===//
+
+#include "profkit/IR/Profile.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace profkit;
+using namespace llvm;
+
+StrId StringPool::intern(StringRef S) {
+  auto [It, Inserted] = Map.try_emplace(S, StrId(Strings.size()));
+  if (Inserted)
+    Strings.push_back(It->getKey());
+  return It->second;
+}
+
+std::optional<StrId> StringPool::lookup(StringRef S) const {
+  auto It = Map.find(S);
+  if (It == Map.end())
+    return std::nullopt;
+  return It->second;
+}
+
+StringRef profkit::positionKindName(PositionKind K) {
+  switch (K) {
+  case PositionKind::Instr:
+    return "instr";
+  case PositionKind::Line:
+    return "line";
+  case PositionKind::BB:
+    return "bb";
+  }
+  llvm_unreachable("bad position kind");
+}
+
+std::optional<PositionKind> profkit::parsePositionKind(StringRef Name) {
+  return StringSwitch<std::optional<PositionKind>>(Name)
+      .Cases("instr", "addr", PositionKind::Instr)
+      .Case("line", PositionKind::Line)
+      .Case("bb", PositionKind::BB)
+      .Default(std::nullopt);
+}
+
+void Part::setPositions(ArrayRef<PositionKind> P) {
+  assert(Functions.empty() && "positions fixed once the part has data");
+  Positions.assign(P.begin(), P.end());
+}
+
+StringRef Part::header(StringRef Key) const {
+  for (const HeaderLine &H : Header)
+    if (H.Key == Key)
+      return H.Value;
+  return "";
+}
+
+FunctionData &Part::getOrCreate(FuncId F) {
+  auto [It, Inserted] = Index.try_emplace(F, unsigned(Functions.size()));
+  if (Inserted)
+    Functions.emplace_back(F, layout());
+  return Functions[It->second];
+}
+
+const FunctionData *Part::lookup(FuncId F) const {
+  auto It = Index.find(F);
+  return It == Index.end() ? nullptr : &Functions[It->second];
+}
+
+std::vector<uint64_t> Part::computeTotals(size_t NumEvents,
+                                          bool &Overflow) const {
+  std::vector<uint64_t> Sum(NumEvents);
+  for (const FunctionData &FD : Functions)
+    for (const Row &R : FD.Self)
+      for (size_t I = 0, E = R.Values.size(); I != E; ++I)
+        Overflow |= !addCost(Sum[I], R.Values[I]);
+  return Sum;
+}
+
+bool Part::finalize() {
+  bool Ok = true;
+  for (FunctionData &FD : Functions) {
+    Ok &= FD.Self.finalize();
+    Ok &= FD.Calls.finalize();
+    Ok &= FD.Jumps.finalize();
+  }
+  return Ok;
+}
+
+unsigned Profile::getOrAddEvent(StringRef Name) {
+  auto [It, Inserted] = EventIndex.try_emplace(Name, unsigned(Events.size()));
+  if (Inserted)
+    Events.push_back(EventType{Name.str(), ""});
+  return It->second;
+}
+
+std::optional<unsigned> Profile::findEvent(StringRef Name) const {
+  auto It = EventIndex.find(Name);
+  if (It == EventIndex.end())
+    return std::nullopt;
+  return It->second;
+}
+
+FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
+  auto [It, Inserted] = FunctionIndex.try_emplace(
+      std::make_tuple(Object, File, Name), FuncId(Functions.size()));
+  if (Inserted)
+    Functions.push_back(Function{Object, File, Name});
+  return It->second;
+}
+
+Part &Profile::addPart(ArrayRef<PositionKind> Positions) {
+  Parts.push_back(std::make_unique<Part>(Positions));
+  return *Parts.back();
+}

@@ -1,0 +1,172 @@
+//===- RowTable.cpp - Compact keyed cost rows -----------------------------===//
+
+#include "profkit/IR/RowTable.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+#include <numeric>
+
+using namespace profkit;
+using namespace llvm;
+
+static void writeVarint(std::vector<uint8_t> &Out, uint64_t V) {
+  while (V >= 0x80) {
+    Out.push_back(uint8_t(V) | 0x80);
+    V >>= 7;
+  }
+  Out.push_back(uint8_t(V));
+}
+
+static uint64_t readVarint(const uint8_t *&P) {
+  uint64_t V = 0;
+  for (unsigned Shift = 0;; Shift += 7) {
+    uint8_t B = *P++;
+    V |= uint64_t(B & 0x7f) << Shift;
+    if (!(B & 0x80))
+      return V;
+  }
+}
+
+static uint64_t zigzag(uint64_t Delta) {
+  return (Delta << 1) ^ uint64_t(int64_t(Delta) >> 63);
+}
+static uint64_t unzigzag(uint64_t Z) { return (Z >> 1) ^ (0 - (Z & 1)); }
+
+static int compareKeys(ArrayRef<uint64_t> A, const uint64_t *B) {
+  for (size_t I = 0, E = A.size(); I != E; ++I)
+    if (A[I] != B[I])
+      return A[I] < B[I] ? -1 : 1;
+  return 0;
+}
+
+static size_t trimmedSize(ArrayRef<uint64_t> Values) {
+  size_t N = Values.size();
+  while (N && !Values[N - 1])
+    --N;
+  return N;
+}
+
+void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
+  if (!LastKey)
+    LastKey = std::make_unique<uint64_t[]>(KeyWidth ? KeyWidth : 1);
+  for (unsigned I = 0; I != KeyWidth; ++I) {
+    writeVarint(Data, zigzag(Key[I] - LastKey[I]));
+    LastKey[I] = Key[I];
+  }
+  LastValuesOffset = Data.size();
+  size_t N = trimmedSize(Values);
+  writeVarint(Data, N);
+  for (size_t I = 0; I != N; ++I)
+    writeVarint(Data, Values[I]);
+  ++NumRows;
+}
+
+bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
+  const uint8_t *P = Data.data() + LastValuesOffset;
+  SmallVector<uint64_t, 16> Sum(readVarint(P));
+  for (uint64_t &V : Sum)
+    V = readVarint(P);
+  if (Sum.size() < Values.size())
+    Sum.resize(Values.size());
+  bool Ok = true;
+  for (size_t I = 0, E = Values.size(); I != E; ++I)
+    Ok &= addCost(Sum[I], Values[I]);
+  Data.resize(LastValuesOffset);
+  size_t N = trimmedSize(Sum);
+  writeVarint(Data, N);
+  for (size_t I = 0; I != N; ++I)
+    writeVarint(Data, Sum[I]);
+  return Ok;
+}
+
+bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
+  assert(Key.size() == KeyWidth && "key of the wrong width");
+  if (NumRows) {
+    int Cmp = compareKeys(Key, LastKey.get());
+    if (Cmp == 0)
+      return addToLastRow(Values);
+    if (Cmp < 0)
+      Sorted = false;
+  }
+  append(Key, Values);
+  // Compact when out-of-order rows have doubled the stream, so repeated keys
+  // cost amortized constant memory.
+  if (!Sorted && Data.size() > 2 * size_t(BytesAfterCompaction) + 4096)
+    return compact();
+  return true;
+}
+
+bool RowTable::finalize() { return Sorted ? true : compact(); }
+
+bool RowTable::compact() {
+  // Decode into a dense array, sort row indices by key, sum equal keys.
+  unsigned Width = 0;
+  for (const Row &R : *this)
+    Width = std::max<unsigned>(Width, R.Values.size());
+  unsigned Stride = KeyWidth + Width;
+  std::vector<uint64_t> Dense;
+  Dense.reserve(size_t(NumRows) * Stride);
+  for (const Row &R : *this) {
+    Dense.insert(Dense.end(), R.Key.begin(), R.Key.end());
+    Dense.insert(Dense.end(), R.Values.begin(), R.Values.end());
+    Dense.resize(Dense.size() + Width - R.Values.size());
+  }
+  std::vector<uint32_t> Order(NumRows);
+  std::iota(Order.begin(), Order.end(), 0);
+  auto KeyOf = [&](uint32_t I) { return Dense.data() + size_t(I) * Stride; };
+  std::stable_sort(Order.begin(), Order.end(), [&](uint32_t A, uint32_t B) {
+    return compareKeys(ArrayRef(KeyOf(A), KeyWidth), KeyOf(B)) < 0;
+  });
+
+  Data.clear();
+  NumRows = 0;
+  Sorted = true;
+  std::fill_n(LastKey.get(), KeyWidth, 0); // Deltas restart from zero.
+  bool Ok = true;
+  for (size_t I = 0; I != Order.size();) {
+    uint64_t *First = KeyOf(Order[I]);
+    size_t J = I + 1;
+    for (; J != Order.size() &&
+           compareKeys(ArrayRef(First, KeyWidth), KeyOf(Order[J])) == 0;
+         ++J)
+      for (unsigned V = 0; V != Width; ++V)
+        Ok &= addCost(First[KeyWidth + V], KeyOf(Order[J])[KeyWidth + V]);
+    append(ArrayRef(First, KeyWidth), ArrayRef(First + KeyWidth, Width));
+    I = J;
+  }
+  Data.shrink_to_fit();
+  BytesAfterCompaction = Data.size();
+  return Ok;
+}
+
+RowTable::iterator::iterator(const uint8_t *P, const uint8_t *E,
+                             unsigned KeyWidth)
+    : Pos(P), Next(P), End(E), KeyBuf(KeyWidth, 0) {
+  if (Pos != End)
+    decode();
+}
+
+void RowTable::iterator::decode() {
+  const uint8_t *P = Pos;
+  for (uint64_t &K : KeyBuf)
+    K += unzigzag(readVarint(P));
+  ValueBuf.resize(readVarint(P));
+  for (uint64_t &V : ValueBuf)
+    V = readVarint(P);
+  Next = P;
+  Current = Row{KeyBuf, ValueBuf};
+}
+
+RowTable::iterator &RowTable::iterator::operator++() {
+  Pos = Next;
+  if (Pos != End)
+    decode();
+  return *this;
+}
+
+RowTable::iterator RowTable::begin() const {
+  return iterator(Data.data(), Data.data() + Data.size(), KeyWidth);
+}
+RowTable::iterator RowTable::end() const {
+  const uint8_t *E = Data.data() + Data.size();
+  return iterator(E, E, KeyWidth);
+}

@@ -1,0 +1,264 @@
+//===- InputStream.cpp - Streaming, decompressing input -------------------===//
+
+#include "profkit/Support/InputStream.h"
+#include "llvm/Support/Errno.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+using namespace profkit;
+using namespace llvm;
+
+static constexpr size_t ChunkSize = 1 << 20;
+
+InputStream::~InputStream() { consumeError(std::move(Err)); }
+
+namespace {
+
+/// Reads a file descriptor; inflates it when it starts with the gzip magic.
+class FileStream final : public InputStream {
+public:
+  FileStream(int FD, bool OwnsFD, std::string Name)
+      : InputStream(std::move(Name)), FD(FD), OwnsFD(OwnsFD) {}
+  ~FileStream() override {
+    if (Compressed)
+      inflateEnd(&Z);
+    if (OwnsFD)
+      ::close(FD);
+  }
+  Error init();
+
+protected:
+  Expected<size_t> readRaw(char *Out, size_t Size) override;
+
+private:
+  Expected<size_t> readFD(char *Out, size_t Size);
+  Expected<size_t> inflateInto(char *Out, size_t Size);
+
+  int FD;
+  bool OwnsFD;
+  z_stream Z{};
+  std::vector<unsigned char> ZIn; // Compressed bytes not yet inflated.
+  std::vector<char> Pending;      // Plain bytes read while sniffing the magic.
+  bool RawEOF = false, StreamEnded = false;
+};
+
+class BufferStream final : public InputStream {
+public:
+  BufferStream(StringRef Data, StringRef Name)
+      : InputStream(Name.str()), Data(Data) {}
+
+protected:
+  Expected<size_t> readRaw(char *Out, size_t Size) override {
+    size_t N = std::min(Size, Data.size());
+    memcpy(Out, Data.data(), N);
+    Data = Data.drop_front(N);
+    return N;
+  }
+
+private:
+  StringRef Data;
+};
+
+} // namespace
+
+Expected<size_t> FileStream::readFD(char *Out, size_t Size) {
+  for (;;) {
+    ssize_t N = ::read(FD, Out, Size);
+    if (N >= 0)
+      return size_t(N);
+    if (errno != EINTR)
+      return createStringError(std::error_code(errno, std::generic_category()),
+                               "%s: %s", name().c_str(),
+                               sys::StrError(errno).c_str());
+  }
+}
+
+Error FileStream::init() {
+  // Sniff the first bytes: 1f 8b starts a gzip member.
+  Pending.resize(ChunkSize);
+  size_t Have = 0;
+  while (Have < 2) {
+    Expected<size_t> N = readFD(Pending.data() + Have, Pending.size() - Have);
+    if (!N)
+      return N.takeError();
+    if (!*N) {
+      RawEOF = true;
+      break;
+    }
+    Have += *N;
+  }
+  Pending.resize(Have);
+  if (Have >= 2 && uint8_t(Pending[0]) == 0x1f && uint8_t(Pending[1]) == 0x8b) {
+    Compressed = true;
+    ZIn.assign(Pending.begin(), Pending.end());
+    Pending.clear();
+    if (inflateInit2(&Z, 15 + 16) != Z_OK)
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: cannot initialize zlib", name().c_str());
+    Z.next_in = ZIn.data();
+    Z.avail_in = ZIn.size();
+  }
+  return Error::success();
+}
+
+Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
+  Z.next_out = reinterpret_cast<unsigned char *>(Out);
+  Z.avail_out = Size;
+  while (Z.avail_out == Size) {
+    if (StreamEnded) {
+      // Concatenated gzip members (as `cat a.gz b.gz` makes) continue.
+      if (!Z.avail_in && !RawEOF) {
+        ZIn.resize(ChunkSize);
+        Expected<size_t> N = readFD(reinterpret_cast<char *>(ZIn.data()),
+                                    ZIn.size());
+        if (!N)
+          return N.takeError();
+        RawEOF = !*N;
+        Z.next_in = ZIn.data();
+        Z.avail_in = *N;
+      }
+      if (!Z.avail_in)
+        return 0;
+      inflateReset(&Z);
+      StreamEnded = false;
+    }
+    if (!Z.avail_in && !RawEOF) {
+      ZIn.resize(ChunkSize);
+      Expected<size_t> N =
+          readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
+      if (!N)
+        return N.takeError();
+      RawEOF = !*N;
+      Z.next_in = ZIn.data();
+      Z.avail_in = *N;
+    }
+    int RC = inflate(&Z, Z_NO_FLUSH);
+    if (RC == Z_STREAM_END) {
+      StreamEnded = true;
+      continue;
+    }
+    if (RC == Z_BUF_ERROR && RawEOF && !Z.avail_in)
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: truncated gzip data", name().c_str());
+    if (RC != Z_OK && RC != Z_BUF_ERROR)
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: corrupt gzip data: %s", name().c_str(),
+                               Z.msg ? Z.msg : "inflate failed");
+  }
+  return Size - Z.avail_out;
+}
+
+Expected<size_t> FileStream::readRaw(char *Out, size_t Size) {
+  if (Compressed)
+    return inflateInto(Out, Size);
+  if (!Pending.empty()) {
+    size_t N = std::min(Size, Pending.size());
+    memcpy(Out, Pending.data(), N);
+    Pending.erase(Pending.begin(), Pending.begin() + N);
+    return N;
+  }
+  if (RawEOF)
+    return 0;
+  return readFD(Out, Size);
+}
+
+Expected<std::unique_ptr<InputStream>> InputStream::open(StringRef Path) {
+  int FD = 0;
+  bool Owns = false;
+  std::string Name = Path == "-" ? "<stdin>" : Path.str();
+  if (Path != "-") {
+    if (sys::fs::is_directory(Path))
+      return createStringError(std::make_error_code(std::errc::is_a_directory),
+                               "%s: is a directory", Name.c_str());
+    FD = ::open(Name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (FD < 0)
+      return createStringError(std::error_code(errno, std::generic_category()),
+                               "%s: %s", Name.c_str(),
+                               sys::StrError(errno).c_str());
+    Owns = true;
+  }
+  auto S = std::make_unique<FileStream>(FD, Owns, std::move(Name));
+  if (Error E = S->init())
+    return std::move(E);
+  return std::unique_ptr<InputStream>(std::move(S));
+}
+
+std::unique_ptr<InputStream> InputStream::fromBuffer(StringRef Data,
+                                                     StringRef Name) {
+  return std::make_unique<BufferStream>(Data, Name);
+}
+
+bool InputStream::fill() {
+  if (AtEOF)
+    return false;
+  if (Begin) {
+    memmove(Buf.data(), Buf.data() + Begin, End - Begin);
+    End -= Begin;
+    Begin = 0;
+  }
+  // A line longer than the buffer grows it; lines are otherwise bounded.
+  if (Buf.size() - End < ChunkSize / 2)
+    Buf.resize(std::max(Buf.size() * 2, ChunkSize));
+  Expected<size_t> N = readRaw(Buf.data() + End, Buf.size() - End);
+  if (!N) {
+    Err = N.takeError();
+    AtEOF = true;
+    return false;
+  }
+  if (!*N) {
+    AtEOF = true;
+    return false;
+  }
+  End += *N;
+  return true;
+}
+
+Expected<StringRef> InputStream::peek(size_t N) {
+  while (End - Begin < N && fill())
+    ;
+  if (Err)
+    return std::move(Err);
+  return StringRef(Buf.data() + Begin, std::min(N, End - Begin));
+}
+
+bool InputStream::nextLine(StringRef &Line) {
+  size_t Scanned = Begin;
+  for (;;) {
+    const char *NL = static_cast<const char *>(
+        memchr(Buf.data() + Scanned, '\n', End - Scanned));
+    if (NL) {
+      size_t Len = NL - (Buf.data() + Begin);
+      Line = StringRef(Buf.data() + Begin, Len);
+      Begin += Len + 1;
+      break;
+    }
+    size_t Unscanned = End - Begin;
+    if (!fill()) {
+      if (Err || Begin == End)
+        return false;
+      Line = StringRef(Buf.data() + Begin, End - Begin); // Last line, no '\n'.
+      Begin = End;
+      break;
+    }
+    Scanned = Begin + Unscanned;
+  }
+  if (!Line.empty() && Line.back() == '\r')
+    Line = Line.drop_back();
+  ++LineNo;
+  return true;
+}
+
+Error InputStream::takeError() { return std::move(Err); }
+
+Expected<std::unique_ptr<MemoryBuffer>> InputStream::readAll() {
+  while (fill())
+    ;
+  if (Err)
+    return std::move(Err);
+  return MemoryBuffer::getMemBufferCopy(
+      StringRef(Buf.data() + Begin, End - Begin), Name);
+}

@@ -1,0 +1,29 @@
+# -*- Python -*-
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "profkit"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.profkit_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+# FileCheck, not, count, split-file from Debian's llvm-19 bin directory.
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    ["profkit-opt"], [config.profkit_tools_dir, config.llvm_tools_dir])
+
+config.substitutions.append(("%cc", config.host_cc))
+config.substitutions.append(
+    ("%S_examples", os.path.join(config.profkit_src_root, "examples")))
+
+# Real tools the tests run when the machine has them.
+for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip"]:
+    if shutil.which(tool):
+        config.available_features.add(tool)

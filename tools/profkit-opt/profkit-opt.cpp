@@ -1,0 +1,139 @@
+//===- profkit-opt.cpp - Read, transform and write profiles ---------------===//
+//
+// profkit-opt [options] <input>... -o <output>
+//
+// Reads each input (format detected from its contents), runs the pass
+// pipeline, and writes the result in the chosen format, or as the IR's text
+// form with -print-ir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "profkit/Formats/Format.h"
+#include "profkit/IR/IRPrinter.h"
+#include "profkit/IR/Profile.h"
+#include "profkit/Support/OutputFile.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace profkit;
+using namespace llvm;
+
+static cl::OptionCategory Category("profkit-opt options");
+
+static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
+                                    cl::desc("<input profiles>"),
+                                    cl::cat(Category));
+static cl::opt<std::string> OutputPath("o", cl::desc("Output file ('-' for stdout)"),
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(Category));
+static cl::opt<std::string>
+    OutputFormat("output-format", cl::desc("Format of the output profile"),
+                 cl::value_desc("format"), cl::init("callgrind"),
+                 cl::cat(Category));
+static cl::opt<bool> PrintIR("print-ir",
+                             cl::desc("Write the profile IR as text instead "
+                                      "of a profile"),
+                             cl::cat(Category));
+static cl::opt<bool>
+    DisableOutput("disable-output",
+                  cl::desc("Read and transform, but write nothing"),
+                  cl::cat(Category));
+static cl::opt<std::string> Passes("passes",
+                                   cl::desc("The pass pipeline to run"),
+                                   cl::value_desc("pipeline"),
+                                   cl::cat(Category));
+static cl::opt<bool> CompressNames(
+    "compress-names", cl::init(true),
+    cl::desc("callgrind output: compress repeated names to (id)"),
+    cl::cat(Category));
+static cl::opt<bool> CompressPositions(
+    "compress-positions", cl::init(true),
+    cl::desc("callgrind output: write positions relative to the last one"),
+    cl::cat(Category));
+
+static StringRef ToolName;
+
+static void warn(const Twine &Msg) {
+  WithColor::warning(errs(), ToolName) << Msg << '\n';
+}
+
+[[noreturn]] static void fail(const Twine &Msg) {
+  WithColor::error(errs(), ToolName) << Msg << '\n';
+  exit(1);
+}
+
+[[noreturn]] static void fail(Error E) {
+  std::string Msg = toString(std::move(E));
+  fail(Msg);
+}
+
+static void printVersion(raw_ostream &OS) {
+  OS << "profkit version " << PROFKIT_VERSION << " (LLVM " << LLVM_VERSION_STRING
+     << ")\n";
+}
+
+/// Reads, transforms and writes. Returns instead of exiting, so that a
+/// failed run discards its temporary output file.
+static Error run(const FormatInfo *Writer) {
+  ReadOptions RO;
+  RO.Warn = warn;
+  Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), RO);
+  if (!P)
+    return P.takeError();
+  if (DisableOutput)
+    return Error::success();
+
+  Expected<std::unique_ptr<OutputFile>> Out = OutputFile::create(OutputPath);
+  if (!Out)
+    return Out.takeError();
+  if (PrintIR) {
+    printIR(**P, (*Out)->os());
+  } else {
+    WriteOptions WO;
+    WO.CompressNames = CompressNames;
+    WO.CompressPositions = CompressPositions;
+    WO.Warn = warn;
+    if (Error E = Writer->Write(**P, (*Out)->os(), WO))
+      return E;
+  }
+  return (*Out)->commit();
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  ToolName = sys::path::filename(argv[0]);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(printVersion);
+  std::string Formats;
+  for (const FormatInfo &F : formats())
+    if (F.Write)
+      Formats += (Formats.empty() ? "" : ", ") + F.Name.str();
+  // cl::opt keeps the StringRef, so the text must outlive parsing.
+  static std::string FormatHelp = "Format of the output profile: " + Formats;
+  OutputFormat.setDescription(FormatHelp);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "profkit-opt: read profiles, run a pass pipeline, write a profile\n");
+
+  if (!Passes.empty())
+    fail("unknown pass name '" + StringRef(Passes).split(',').first.split('<').first + "'");
+  if (Inputs.size() > 1)
+    fail(Twine(Inputs.size()) +
+         " inputs given, but the pipeline has no 'merge' pass to combine them");
+
+  const FormatInfo *Writer = nullptr;
+  if (!PrintIR && !DisableOutput) {
+    Writer = findFormat(OutputFormat);
+    if (!Writer || !Writer->Write)
+      fail("unknown output format '" + OutputFormat + "' (known: " + Formats +
+           ")");
+  }
+
+  if (Error E = run(Writer))
+    fail(std::move(E));
+  return 0;
+}

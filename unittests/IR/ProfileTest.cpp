@@ -1,0 +1,79 @@
+//===- ProfileTest.cpp - Tests of the profile IR --------------------------===//
+
+#include "profkit/IR/Profile.h"
+#include "profkit/Formats/Format.h"
+#include "profkit/IR/IRPrinter.h"
+#include "profkit/Support/InputStream.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace profkit;
+using namespace llvm;
+
+namespace {
+
+TEST(StringPool, InternsOnce) {
+  StringPool S;
+  EXPECT_EQ(S.intern(""), 0u);
+  StrId A = S.intern("main");
+  EXPECT_EQ(S.intern("main"), A);
+  EXPECT_NE(S.intern("fib"), A);
+  EXPECT_EQ(S.str(A), "main");
+  EXPECT_EQ(S.lookup("fib"), std::optional<StrId>(2));
+  EXPECT_FALSE(S.lookup("nope"));
+}
+
+TEST(Profile, FunctionIdentityIsObjectFileName) {
+  Profile P;
+  StrId Ob = P.Strings.intern("a.out"), F1 = P.Strings.intern("a.c"),
+        F2 = P.Strings.intern("b.c"), N = P.Strings.intern("helper");
+  FuncId A = P.getOrAddFunction(Ob, F1, N);
+  EXPECT_EQ(P.getOrAddFunction(Ob, F1, N), A);
+  EXPECT_NE(P.getOrAddFunction(Ob, F2, N), A); // static helper in b.c
+  EXPECT_NE(P.getOrAddFunction(0, F1, N), A);
+  EXPECT_EQ(P.numFunctions(), 3u);
+}
+
+TEST(Profile, EventsAreMatchedByName) {
+  Profile P;
+  EXPECT_EQ(P.getOrAddEvent("Ir"), 0u);
+  EXPECT_EQ(P.getOrAddEvent("Dr"), 1u);
+  EXPECT_EQ(P.getOrAddEvent("Ir"), 0u);
+  EXPECT_EQ(P.findEvent("Dr"), std::optional<unsigned>(1));
+  EXPECT_FALSE(P.findEvent("Dw"));
+}
+
+TEST(Profile, PartTotalsSumSelfCostsOnly) {
+  Profile P;
+  P.getOrAddEvent("Ir");
+  Part &Pt = P.addPart({PositionKind::Line});
+  FuncId F = P.getOrAddFunction(0, 0, P.Strings.intern("f"));
+  FuncId G = P.getOrAddFunction(0, 0, P.Strings.intern("g"));
+  FunctionData &FD = Pt.getOrCreate(F);
+  ASSERT_TRUE(FD.Self.add({0, 1}, {10}));
+  ASSERT_TRUE(FD.Self.add({0, 2}, {5}));
+  ASSERT_TRUE(FD.Calls.add({0, 2, G, 0}, {1, 1000})); // inclusive, not self
+  bool Overflow = false;
+  EXPECT_EQ(Pt.computeTotals(1, Overflow), std::vector<uint64_t>{15});
+  EXPECT_FALSE(Overflow);
+  EXPECT_EQ(Pt.lookup(G), nullptr);
+  EXPECT_EQ(Pt.lookup(F), &FD);
+}
+
+TEST(Profile, PrintIsIndependentOfInputOrder) {
+  auto Read = [](StringRef Text) {
+    auto In = InputStream::fromBuffer(Text, "mem");
+    Expected<std::unique_ptr<Profile>> P = readProfile(*In, ReadOptions());
+    EXPECT_TRUE(bool(P)) << toString(P.takeError());
+    std::string S;
+    raw_string_ostream OS(S);
+    printIR(**P, OS);
+    return S;
+  };
+  std::string A = Read("events: Ir\nfl=a.c\nfn=f\n1 1\n2 2\nfn=g\n3 3\n");
+  std::string B = Read("events: Ir\nfl=a.c\nfn=g\n3 3\nfn=f\n2 2\n1 1\n");
+  EXPECT_EQ(A, B);
+  EXPECT_NE(A, Read("events: Ir\nfl=a.c\nfn=g\n3 3\nfn=f\n2 2\n1 2\n"));
+}
+
+} // namespace

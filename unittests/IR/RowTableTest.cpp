@@ -1,0 +1,122 @@
+//===- RowTableTest.cpp - Tests of the compact row table ------------------===//
+
+#include "profkit/IR/RowTable.h"
+#include "gtest/gtest.h"
+#include <map>
+#include <random>
+#include <vector>
+
+using namespace profkit;
+
+namespace {
+
+using Rows = std::map<std::vector<uint64_t>, std::vector<uint64_t>>;
+
+Rows collect(const RowTable &T) {
+  Rows R;
+  for (const Row &Rw : T) {
+    std::vector<uint64_t> K(Rw.Key.begin(), Rw.Key.end());
+    EXPECT_EQ(R.count(K), 0u) << "duplicate key after finalize";
+    R[K] = std::vector<uint64_t>(Rw.Values.begin(), Rw.Values.end());
+  }
+  return R;
+}
+
+TEST(RowTable, SortedAppendKeepsOrderAndValues) {
+  RowTable T(2);
+  ASSERT_TRUE(T.add({1, 10}, {5, 0, 7}));
+  ASSERT_TRUE(T.add({1, 12}, {3}));
+  ASSERT_TRUE(T.add({2, 1}, {}));
+  ASSERT_TRUE(T.finalize());
+  EXPECT_EQ(T.size(), 3u);
+  std::vector<std::vector<uint64_t>> Keys;
+  for (const Row &R : T)
+    Keys.emplace_back(R.Key.begin(), R.Key.end());
+  EXPECT_EQ(Keys, (std::vector<std::vector<uint64_t>>{{1, 10}, {1, 12}, {2, 1}}));
+  Rows R = collect(T);
+  EXPECT_EQ(R[(std::vector<uint64_t>{1, 10})], (std::vector<uint64_t>{5, 0, 7}));
+  EXPECT_TRUE(R[(std::vector<uint64_t>{2, 1})].empty());
+}
+
+TEST(RowTable, RepeatedKeyIsSummed) {
+  RowTable T(1);
+  ASSERT_TRUE(T.add({4}, {1, 2}));
+  ASSERT_TRUE(T.add({4}, {10}));
+  EXPECT_EQ(T.size(), 1u);
+  EXPECT_EQ(collect(T)[{4}], (std::vector<uint64_t>{11, 2}));
+}
+
+TEST(RowTable, OutOfOrderRowsMergeOnFinalize) {
+  RowTable T(1);
+  ASSERT_TRUE(T.add({5}, {1}));
+  ASSERT_TRUE(T.add({3}, {1}));
+  ASSERT_TRUE(T.add({5}, {2}));
+  EXPECT_FALSE(T.isFinalized());
+  ASSERT_TRUE(T.finalize());
+  Rows R = collect(T);
+  EXPECT_EQ(R.size(), 2u);
+  EXPECT_EQ(R[{5}], std::vector<uint64_t>{3});
+  EXPECT_EQ(R[{3}], std::vector<uint64_t>{1});
+}
+
+TEST(RowTable, LargeAndDecreasingKeysRoundTrip) {
+  RowTable T(2);
+  ASSERT_TRUE(T.add({UINT64_MAX, 0}, {UINT64_MAX}));
+  ASSERT_TRUE(T.add({0, UINT64_MAX}, {1}));
+  ASSERT_TRUE(T.finalize());
+  Rows R = collect(T);
+  EXPECT_EQ(R[(std::vector<uint64_t>{UINT64_MAX, 0})],
+            std::vector<uint64_t>{UINT64_MAX});
+  EXPECT_EQ(R[(std::vector<uint64_t>{0, UINT64_MAX})], std::vector<uint64_t>{1});
+}
+
+TEST(RowTable, OverflowIsReportedAndSaturates) {
+  RowTable T(1);
+  ASSERT_TRUE(T.add({1}, {UINT64_MAX - 1}));
+  EXPECT_FALSE(T.add({1}, {2}));
+  EXPECT_EQ(collect(T)[{1}], std::vector<uint64_t>{UINT64_MAX});
+
+  RowTable U(1); // Overflow found while compacting.
+  ASSERT_TRUE(U.add({2}, {UINT64_MAX}));
+  ASSERT_TRUE(U.add({1}, {1}));
+  ASSERT_TRUE(U.add({2}, {1}));
+  EXPECT_FALSE(U.finalize());
+}
+
+TEST(RowTable, RepeatedKeysUseBoundedMemory) {
+  // Xdebug repeats a function's rows once per call, out of order.
+  RowTable T(1);
+  for (int Call = 0; Call != 100000; ++Call)
+    for (uint64_t Line : {30, 10, 20})
+      ASSERT_TRUE(T.add({Line}, {1}));
+  EXPECT_LT(T.encodedBytes(), 64u * 1024);
+  ASSERT_TRUE(T.finalize());
+  Rows R = collect(T);
+  EXPECT_EQ(R.size(), 3u);
+  EXPECT_EQ(R[{10}], std::vector<uint64_t>{100000});
+}
+
+TEST(RowTable, MatchesAReferenceMapOnRandomInput) {
+  std::mt19937_64 Rng(42);
+  RowTable T(2);
+  Rows Ref;
+  for (int I = 0; I != 20000; ++I) {
+    std::vector<uint64_t> K{Rng() % 4, Rng() % 300};
+    std::vector<uint64_t> V(Rng() % 4);
+    for (uint64_t &X : V)
+      X = Rng() % 1000;
+    ASSERT_TRUE(T.add(K, V));
+    std::vector<uint64_t> &Sum = Ref[K];
+    if (Sum.size() < V.size())
+      Sum.resize(V.size());
+    for (size_t J = 0; J != V.size(); ++J)
+      Sum[J] += V[J];
+  }
+  ASSERT_TRUE(T.finalize());
+  for (auto &[K, V] : Ref)
+    while (!V.empty() && !V.back())
+      V.pop_back();
+  EXPECT_EQ(collect(T), Ref);
+}
+
+} // namespace
