@@ -1,4 +1,5 @@
-//===- CallgrindWriter.cpp - Writing the callgrind format ------------------===//
+//===- CallgrindWriter.cpp - Writing the callgrind format
+//------------------===//
 //
 // Writes what valgrind's callgrind writes, in a form callgrind_annotate and
 // KCachegrind read: `event:` lines before `events:` (callgrind_annotate ends
@@ -144,13 +145,14 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
   std::fill(LastPos.begin(), LastPos.end(), 0);
 
   RowLayout L = Pt.layout();
-  unsigned PosWords = 1 + L.P; // Source file and position lead every key.
+  unsigned PosWords = 1 + L.P; // Position and source file lead every key.
   RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
   RowTable::iterator C = FD.Calls.begin(), CE = FD.Calls.end();
   RowTable::iterator J = FD.Jumps.begin(), JE = FD.Jumps.end();
   auto Before = [&](const Row &A, const Row &B) {
     return std::lexicographical_compare(A.Key.begin(), A.Key.begin() + PosWords,
-                                        B.Key.begin(), B.Key.begin() + PosWords);
+                                        B.Key.begin(),
+                                        B.Key.begin() + PosWords);
   };
   // Merge the three sorted tables in source-file-and-position order, self
   // cost first at a position, as callgrind writes them.
@@ -166,7 +168,7 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
     if (!Next)
       break;
     const Row &R = *Next;
-    switchSourceFile(RowLayout::sourceFile(R), F.File);
+    switchSourceFile(L.sourceFile(R), F.File);
     if (Which == 0) {
       writePosition(L.position(R), true);
       writeCosts(R.Values);

@@ -27,7 +27,8 @@ static cl::OptionCategory Category("profkit-opt options");
 static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
                                     cl::desc("<input profiles>"),
                                     cl::cat(Category));
-static cl::opt<std::string> OutputPath("o", cl::desc("Output file ('-' for stdout)"),
+static cl::opt<std::string> OutputPath("o",
+                                       cl::desc("Output file ('-' for stdout)"),
                                        cl::value_desc("file"), cl::init("-"),
                                        cl::cat(Category));
 static cl::opt<std::string>
@@ -46,10 +47,10 @@ static cl::opt<std::string> Passes("passes",
                                    cl::desc("The pass pipeline to run"),
                                    cl::value_desc("pipeline"),
                                    cl::cat(Category));
-static cl::opt<bool> CompressNames(
-    "compress-names", cl::init(true),
-    cl::desc("callgrind output: compress repeated names to (id)"),
-    cl::cat(Category));
+static cl::opt<bool>
+    CompressNames("compress-names", cl::init(true),
+                  cl::desc("callgrind output: compress repeated names to (id)"),
+                  cl::cat(Category));
 static cl::opt<bool> CompressPositions(
     "compress-positions", cl::init(true),
     cl::desc("callgrind output: write positions relative to the last one"),
@@ -72,8 +73,8 @@ static void warn(const Twine &Msg) {
 }
 
 static void printVersion(raw_ostream &OS) {
-  OS << "profkit version " << PROFKIT_VERSION << " (LLVM " << LLVM_VERSION_STRING
-     << ")\n";
+  OS << "profkit version " << PROFKIT_VERSION << " (LLVM "
+     << LLVM_VERSION_STRING << ")\n";
 }
 
 /// Reads, transforms and writes. Returns instead of exiting, so that a
@@ -120,7 +121,8 @@ int main(int argc, char **argv) {
       "profkit-opt: read profiles, run a pass pipeline, write a profile\n");
 
   if (!Passes.empty())
-    fail("unknown pass name '" + StringRef(Passes).split(',').first.split('<').first + "'");
+    fail("unknown pass name '" +
+         StringRef(Passes).split(',').first.split('<').first + "'");
   if (Inputs.size() > 1)
     fail(Twine(Inputs.size()) +
          " inputs given, but the pipeline has no 'merge' pass to combine them");
