@@ -286,12 +286,12 @@ Error WebgrindWriter::write() {
       OS << "version: 1\n";
     if (Pt.header("creator").empty())
       OS << "creator: profkit\n";
+    for (const HeaderLine &H : Pt.Header)
+      OS << clean(H.Key) << ": " << clean(H.Value) << '\n';
     if (Pt.header("cmd").empty())
       OS << "cmd: " << clean(P.SourceName) << '\n';
     if (Pt.header("part").empty())
       OS << "part: " << I + 1 << '\n';
-    for (const HeaderLine &H : Pt.Header)
-      OS << clean(H.Key) << ": " << clean(H.Value) << '\n';
     OS << "positions: line\nevents: " << clean(EventName)
        << "\nsummary: " << cost(Summaries[I], "the summary") << '\n';
   }
