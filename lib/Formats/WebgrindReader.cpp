@@ -70,9 +70,8 @@ private:
   Error need(uint64_t Offset, uint64_t N, const Twine &What) const {
     if (Offset <= Data.size() && N <= Data.size() - Offset)
       return Error::success();
-    return error(Offset, What + " needs " + Twine(N) +
-                             " bytes, but the file "
-                             "ends at " +
+    return error(Offset, What + ": " + Twine(N) +
+                             " bytes needed, but the file ends at " +
                              Twine(Data.size()));
   }
   uint32_t word(uint64_t Offset) const {
@@ -177,11 +176,13 @@ Error WebgrindReader::readV4Record(unsigned Fn, uint64_t Offset) {
     uint32_t Subs = word(O + 24), At = word(O + 28);
     if (Subs == 0)
       continue;
-    if (Error E = need(At, 16 * uint64_t(Subs),
-                       "function " + Twine(Fn) + ": invocation " + Twine(I) +
-                           "'s " + Twine(Subs) + " sub calls (address at " +
-                           Twine(O + 28) + ")"))
-      return E;
+    if (At > Data.size() || 16 * uint64_t(Subs) > Data.size() - At)
+      return error(O + 28, "function " + Twine(Fn) + ": invocation " +
+                               Twine(I) + "'s " + Twine(Subs) +
+                               " sub calls at address " + Twine(At) + ": " +
+                               Twine(16 * uint64_t(Subs)) +
+                               " bytes needed, but the file ends at " +
+                               Twine(Data.size()));
     for (uint32_t S = 0; S != Subs; ++S, At += 16) {
       uint32_t Callee = word(At);
       if (Callee >= Count)
