@@ -192,3 +192,15 @@ TEST(InclusiveCost, DeepChainDoesNotRecurse) {
 }
 
 } // namespace
+
+namespace {
+// Xdebug: the summary times the whole run, above the sum of self costs.
+TEST(InclusiveCost, TotalIsSummaryWhenLarger) {
+  auto P = parse("events: Ir\n"
+                 "fl=a.c\nfn=f\n5 29\nfn=main\n1 10\ncfn=f\ncalls=1 5\n2 30\n"
+                 "summary: 100\n");
+  InclusiveCost IC = InclusiveCost::compute(*P);
+  EXPECT_EQ(IC.total()[0], 100u);
+  EXPECT_EQ(incl(IC, *P, "main"), 40u); // Not capped at 39.
+}
+} // namespace
