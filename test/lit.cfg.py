@@ -1,6 +1,8 @@
 # -*- Python -*-
 import os
 import shutil
+import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -20,6 +22,7 @@ llvm_config.add_tool_substitutions(
     ["profkit-opt"], [config.profkit_tools_dir, config.llvm_tools_dir])
 
 config.substitutions.append(("%cc", config.host_cc))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%S_examples", os.path.join(config.profkit_src_root, "examples")))
 
@@ -27,3 +30,9 @@ config.substitutions.append(
 for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip"]:
     if shutil.which(tool):
         config.available_features.add(tool)
+
+# php with the Xdebug extension loaded (real Xdebug profiles).
+if "php" in config.available_features:
+    mods = subprocess.run(["php", "-m"], capture_output=True, text=True).stdout
+    if "xdebug" in mods.lower().split():
+        config.available_features.add("xdebug")

@@ -56,6 +56,21 @@ static cl::opt<bool> CompressPositions(
     cl::desc("callgrind output: write positions relative to the last one"),
     cl::cat(Category));
 
+static cl::opt<std::string>
+    Event("event",
+          cl::desc("The event to write, for output formats that hold "
+                   "one (webgrind); default: the first"),
+          cl::value_desc("name"), cl::cat(Category));
+static cl::opt<unsigned> WebgrindVersion(
+    "webgrind-version", cl::init(7),
+    cl::desc("webgrind output: the format version to write (5, 6 or 7)"),
+    cl::cat(Category));
+static cl::opt<bool> WebgrindScale(
+    "webgrind-scale",
+    cl::desc("webgrind output: divide costs by a power of ten when some are "
+             "over 2^32-1, instead of saturating them"),
+    cl::cat(Category));
+
 static StringRef ToolName;
 
 static void warn(const Twine &Msg) {
@@ -98,6 +113,9 @@ static Error run(const FormatInfo *Writer) {
     WO.CompressNames = CompressNames;
     WO.CompressPositions = CompressPositions;
     WO.Warn = warn;
+    WO.Event = Event;
+    WO.WebgrindVersion = WebgrindVersion;
+    WO.WebgrindScale = WebgrindScale;
     if (Error E = Writer->Write(**P, (*Out)->os(), WO))
       return E;
   }

@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace llvm {
 class raw_ostream;
@@ -33,6 +34,14 @@ struct WriteOptions {
   bool CompressNames = true;
   /// callgrind: `+N`, `-N`, `*` subposition compression.
   bool CompressPositions = true;
+  /// The event to write, for formats that hold one (webgrind); "" = the
+  /// first.
+  std::string Event;
+  /// webgrind: the format version to write (5, 6 or 7).
+  unsigned WebgrindVersion = 7;
+  /// webgrind: scale costs over 2^32-1 down by a power of ten instead of
+  /// saturating them.
+  bool WebgrindScale = false;
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
 };
 
