@@ -327,7 +327,7 @@ Expected<std::unique_ptr<Profile>> WebgrindReader::read() {
     const Record &R = Records[Fn];
     // A function that was never run and has no line needs no row.
     if (R.Self || R.Line || R.Invocations) {
-      uint64_t Key[] = {P.function(Ids[Fn]).File, R.Line};
+      uint64_t Key[] = {R.Line, P.function(Ids[Fn]).File};
       uint64_t Value[] = {R.Self};
       if (!Pt.getOrCreate(Ids[Fn]).Self.add(Key, Value))
         return error(0, "a self cost sum overflows 64 bits");
@@ -335,7 +335,7 @@ Expected<std::unique_ptr<Profile>> WebgrindReader::read() {
   }
   for (const Call &C : Version == 5 ? CalledFrom : SubCalls) {
     FuncId Caller = Ids[C.Caller];
-    uint64_t Key[] = {P.function(Caller).File, C.Line, Ids[C.Callee], 0};
+    uint64_t Key[] = {C.Line, P.function(Caller).File, Ids[C.Callee], 0};
     uint64_t Value[] = {C.Count, C.Cost};
     if (!Pt.getOrCreate(Caller).Calls.add(Key, Value))
       return error(0, "a call cost sum overflows 64 bits");
