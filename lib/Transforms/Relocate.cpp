@@ -462,7 +462,12 @@ void Relocator::toAddresses(Part &Pt) {
   uint64_t Unknown = 0, Moved = 0;
   auto Resolve = [&](FuncId F, ArrayRef<uint64_t> Pos,
                      std::optional<uint64_t> &Out) {
-    const Symbol *ByName = Symbols.byName(P.functionName(F));
+    // callgrind names recursion levels NAME'2, NAME'3, ...
+    StringRef Name = P.functionName(F);
+    auto [Base, Level] = Name.rsplit('\'');
+    if (!Level.empty() && all_of(Level, isDigit))
+      Name = Base;
+    const Symbol *ByName = Symbols.byName(Name);
     if (InstrIndex && Pos[*InstrIndex]) {
       const Symbol *ByAddr = Symbols.lookup(Pos[*InstrIndex]);
       if (ByAddr && (!ByName || ByAddr == ByName)) {
