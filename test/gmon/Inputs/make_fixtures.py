@@ -2,10 +2,12 @@
 
   python3 make_fixtures.py
 
-fixture-i386.o and fixture-s390x.o are fixture.c built with
+The fixture-*.o objects are fixture.c built with
   clang-19 --target=i386-linux-gnu -O0 -c fixture.c -o fixture-i386.o
   clang-19 --target=s390x-linux-gnu -O0 -c fixture.c -o fixture-s390x.o
-(leaf, middle, top at 0x0, 0x10, 0x60 and at 0x0, 0x30, 0x80).
+  clang-19 --target=x86_64-linux-gnu -O0 -c fixture.c -o fixture-x86_64.o
+(leaf, middle, top at 0x0, 0x10, 0x60 for i386; 0x0, 0x30, 0x80 for s390x;
+0x0, 0x10, 0x40 for x86_64).
 The hostile-* files are malformed on purpose.
 """
 import struct
