@@ -167,6 +167,9 @@ void Printer::printPart(const Part &Pt, unsigned Number) {
     }
   }
 
+  if (Pt.AddressSize)
+    OS << "  addresses: " << Pt.AddressSize * 8 << "-bit "
+       << (Pt.BigEndian ? "big" : "little") << "-endian\n";
   for (const Histogram &H : Pt.Histograms) {
     OS << "  histogram " << format_hex(H.LowPC, 0) << '-'
        << format_hex(H.HighPC, 0) << " rate=" << H.Rate << " dimension=\""

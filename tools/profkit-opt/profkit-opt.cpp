@@ -12,6 +12,7 @@
 #include "profkit/IR/IRPrinter.h"
 #include "profkit/IR/Profile.h"
 #include "profkit/Support/OutputFile.h"
+#include "profkit/Transforms/Relocate.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -70,11 +71,25 @@ static cl::opt<bool> WebgrindScale(
     cl::desc("webgrind output: divide costs by a power of ten when some are "
              "over 2^32-1, instead of saturating them"),
     cl::cat(Category));
+static cl::opt<std::string>
+    Binary("binary",
+           cl::desc("The program the profile belongs to: gmon.out address "
+                    "size and byte order; relocate addresses to functions "
+                    "(and functions to addresses) against its symbols"),
+           cl::value_desc("program"), cl::cat(Category));
+static cl::opt<std::string>
+    GmonFormat("gmon-format", cl::init("gnu"),
+               cl::desc("gmon output: gnu or bsd (4.4BSD)"),
+               cl::value_desc("gnu|bsd"), cl::cat(Category));
 
 static StringRef ToolName;
 
 static void warn(const Twine &Msg) {
   WithColor::warning(errs(), ToolName) << Msg << '\n';
+}
+
+static void note(const Twine &Msg) {
+  WithColor::note(errs(), ToolName) << Msg << '\n';
 }
 
 [[noreturn]] static void fail(const Twine &Msg) {
@@ -97,9 +112,19 @@ static void printVersion(raw_ostream &OS) {
 static Error run(const FormatInfo *Writer) {
   ReadOptions RO;
   RO.Warn = warn;
+  RO.Note = note;
+  RO.Binary = Binary;
   Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), RO);
   if (!P)
     return P.takeError();
+  // Until the pipeline has a `relocate` pass, -binary relocates after reading.
+  if (!Binary.empty()) {
+    RelocateOptions RelOpts;
+    RelOpts.Warn = warn;
+    RelOpts.Note = note;
+    if (Error E = relocate(**P, Binary, RelOpts))
+      return E;
+  }
   if (DisableOutput)
     return Error::success();
 
@@ -116,6 +141,8 @@ static Error run(const FormatInfo *Writer) {
     WO.Event = Event;
     WO.WebgrindVersion = WebgrindVersion;
     WO.WebgrindScale = WebgrindScale;
+    WO.Binary = Binary;
+    WO.GmonFormat = GmonFormat;
     if (Error E = Writer->Write(**P, (*Out)->os(), WO))
       return E;
   }

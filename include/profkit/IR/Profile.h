@@ -178,6 +178,10 @@ public:
   std::vector<Histogram> Histograms;
   std::vector<AddressArc> Arcs;
   std::vector<BlockCount> Blocks;
+  /// Address size in bytes (4 or 8) and byte order of the program the
+  /// addresses belong to, when known (gmon.out, relocation); 0 if unknown.
+  unsigned AddressSize = 0;
+  bool BigEndian = false;
 
 private:
   llvm::SmallVector<PositionKind, 3> Positions;
