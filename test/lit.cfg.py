@@ -1,6 +1,7 @@
 # -*- Python -*-
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -27,3 +28,13 @@ config.substitutions.append(
 for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip"]:
     if shutil.which(tool):
         config.available_features.add(tool)
+
+# Real Xdebug profiles need PHP with the Xdebug extension loaded.
+if "php" in config.available_features:
+    try:
+        modules = subprocess.run(["php", "-m"], capture_output=True, text=True,
+                                 timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        modules = ""
+    if "Xdebug" in modules.splitlines():
+        config.available_features.add("xdebug")

@@ -65,7 +65,10 @@ bool profkit::detectCallgrind(StringRef Head) {
     Head = Rest;
     if (Line.starts_with("# callgrind format"))
       return true;
-    if (Line.empty() || Line[0] == '#')
+    // Xdebug with profiler_append=1 starts every run, the first one too,
+    // with this separator.
+    if (Line.empty() || Line[0] == '#' ||
+        Line.starts_with("==== NEW PROFILING FILE"))
       continue;
     StringRef Key, Value;
     if (splitHeader(Line, Key, Value))
