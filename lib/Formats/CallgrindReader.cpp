@@ -153,6 +153,9 @@ private:
   // A calls=/jump=/jcnd= line waiting for its position line.
   Pending Waiting = Pending::None;
   uint64_t WaitingLine = 0;
+  // The keyword of that line, for diagnostics: a jcnd= is named jcnd=, not
+  // jump=.
+  StringRef WaitingKey;
   SmallVector<uint64_t, 16> PendingKey; // Key words after the position.
   SmallVector<uint64_t, 16> PendingValues;
 
@@ -198,8 +201,7 @@ Error CallgrindReader::endPart() {
     return createStringError(
         inconvertibleErrorCode(),
         In.name() + ":" + Twine(WaitingLine) + ": " +
-            (Waiting == Pending::Call ? "calls=" : "jump=") +
-            " line is not followed by its cost line");
+            "'" + WaitingKey + "=' line is not followed by its cost line");
   if (!Cur->finalize())
     return error("a cost sum overflows 64 bits");
   if (Cur->Totals) {
@@ -532,6 +534,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
       Waiting = Pending::Call;
       WaitingLine = In.lineNumber();
+      WaitingKey = "calls";
       return Error::success();
     }
     break;
@@ -586,6 +589,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       HaveJumpFile = HaveJumpFunction = false;
       Waiting = Pending::Jump;
       WaitingLine = In.lineNumber();
+      WaitingKey = Cond ? "jcnd" : "jump";
       return Error::success();
     }
     break;
@@ -644,14 +648,15 @@ Error CallgrindReader::parseLine(StringRef Line) {
   char C = Line[0];
   if ((C >= '0' && C <= '9') || C == '+' || C == '-' || C == '*')
     return parseCostLine(Line);
+  // Comments may come anywhere, also between a calls= line and its cost
+  // line (as blank lines may).
+  if (C == '#')
+    return Error::success();
   if (Waiting != Pending::None)
     return createStringError(
         inconvertibleErrorCode(),
         In.name() + ":" + Twine(In.lineNumber()) + ": expected the cost line of the " +
-            (Waiting == Pending::Call ? "'calls='" : "jump") + " at line " +
-            Twine(WaitingLine));
-  if (C == '#')
-    return Error::success();
+            "'" + WaitingKey + "=' at line " + Twine(WaitingLine));
   // Key=value body lines: lower-case keyword, '='.
   size_t Eq = 0;
   while (Eq < Line.size() && Eq < 8 && isLower(Line[Eq]))
