@@ -31,8 +31,12 @@ for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip"]:
     if shutil.which(tool):
         config.available_features.add(tool)
 
-# php with the Xdebug extension loaded (real Xdebug profiles).
+# Real Xdebug profiles need PHP with the Xdebug extension loaded.
 if "php" in config.available_features:
-    mods = subprocess.run(["php", "-m"], capture_output=True, text=True).stdout
-    if "xdebug" in mods.lower().split():
+    try:
+        modules = subprocess.run(["php", "-m"], capture_output=True, text=True,
+                                 timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        modules = ""
+    if "Xdebug" in modules.splitlines():
         config.available_features.add("xdebug")

@@ -66,7 +66,10 @@ bool profkit::detectCallgrind(StringRef Head) {
     Head = Rest;
     if (Line.starts_with("# callgrind format"))
       return true;
-    if (Line.empty() || Line[0] == '#')
+    // Xdebug with profiler_append=1 starts every run, the first one too,
+    // with this separator.
+    if (Line.empty() || Line[0] == '#' ||
+        Line.starts_with("==== NEW PROFILING FILE"))
       continue;
     StringRef Key, Value;
     if (splitHeader(Line, Key, Value))
@@ -153,6 +156,9 @@ private:
   // A calls=/jump=/jcnd= line waiting for its position line.
   Pending Waiting = Pending::None;
   uint64_t WaitingLine = 0;
+  // The keyword of that line, for diagnostics: a jcnd= is named jcnd=, not
+  // jump=.
+  StringRef WaitingKey;
   SmallVector<uint64_t, 16> PendingKey; // Key words after the source file.
   SmallVector<uint64_t, 16> PendingValues;
 
@@ -200,8 +206,7 @@ Error CallgrindReader::endPart() {
     return createStringError(
         inconvertibleErrorCode(),
         In.name() + ":" + Twine(WaitingLine) + ": " +
-            (Waiting == Pending::Call ? "calls=" : "jump=") +
-            " line is not followed by its cost line");
+            "'" + WaitingKey + "=' line is not followed by its cost line");
   // Tables keep repeated keys (summed by whoever reads them); the running
   // sum below catches any overflow of a total.
   Cur->shrink();
@@ -574,6 +579,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
       Waiting = Pending::Call;
       WaitingLine = In.lineNumber();
+      WaitingKey = "calls";
       return Error::success();
     }
     break;
@@ -628,6 +634,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       HaveJumpFile = HaveJumpFunction = false;
       Waiting = Pending::Jump;
       WaitingLine = In.lineNumber();
+      WaitingKey = Cond ? "jcnd" : "jump";
       return Error::success();
     }
     break;
@@ -690,15 +697,15 @@ Error CallgrindReader::parseLine(StringRef Line) {
   char C = Line[0];
   if ((C >= '0' && C <= '9') || C == '+' || C == '-' || C == '*')
     return parseCostLine(Line);
+  // Comments may come anywhere, also between a calls= line and its cost
+  // line (as blank lines may).
+  if (C == '#')
+    return Error::success();
   if (Waiting != Pending::None)
     return createStringError(
         inconvertibleErrorCode(),
-        In.name() + ":" + Twine(In.lineNumber()) +
-            ": expected the cost line of the " +
-            (Waiting == Pending::Call ? "'calls='" : "jump") + " at line " +
-            Twine(WaitingLine));
-  if (C == '#')
-    return Error::success();
+        In.name() + ":" + Twine(In.lineNumber()) + ": expected the cost line of the " +
+            "'" + WaitingKey + "=' at line " + Twine(WaitingLine));
   // Key=value body lines: lower-case keyword, '='.
   size_t Eq = 0;
   while (Eq < Line.size() && Eq < 8 && isLower(Line[Eq]))

@@ -13,6 +13,7 @@
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 
@@ -73,7 +74,10 @@ void CallgrindWriter::writeName(StringRef Key, StrId Name,
   OS << Key << '=';
   StringRef S = P.Strings.str(Name);
   // An empty name has no compressed form: `(1)` would be a reference.
-  if (!Opts.CompressNames || S.empty()) {
+  // A name that itself starts with `(` and a digit reads back as an id, so
+  // it is written compressed (`(1) (2) name`) even without CompressNames.
+  bool LooksLikeId = S.size() >= 2 && S[0] == '(' && isDigit(S[1]);
+  if ((!Opts.CompressNames && !LooksLikeId) || S.empty()) {
     OS << S << '\n';
     return;
   }
