@@ -66,7 +66,10 @@ void CallgrindWriter::writeNumber(uint64_t V, bool Hex) {
       V /= 10;
     } while (V);
   }
-  OS.write(B, End - B);
+  // Most numbers are a few digits: raw_ostream's inline put of one char is
+  // cheaper than its out-of-line write().
+  for (; B != End; ++B)
+    OS << *B;
 }
 
 void CallgrindWriter::writeName(StringRef Key, StrId Name,

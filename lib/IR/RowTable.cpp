@@ -18,7 +18,9 @@ static uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
   return Out;
 }
 
-static uint64_t readVarint(const uint8_t *&P) {
+static inline uint64_t readVarint(const uint8_t *&P) {
+  if (!(*P & 0x80)) // Most words are deltas or counts below 128.
+    return *P++;
   uint64_t V = 0;
   for (unsigned Shift = 0;; Shift += 7) {
     uint8_t B = *P++;
@@ -216,11 +218,13 @@ void RowTable::iterator::decode() {
   const uint8_t *P = Pos;
   for (uint64_t &K : KeyBuf)
     K += unzigzag(readVarint(P));
-  ValueBuf.resize(readVarint(P));
-  for (uint64_t &V : ValueBuf)
-    V = readVarint(P);
+  size_t N = readVarint(P);
+  if (N > ValueBuf.size())
+    ValueBuf.resize_for_overwrite(N);
+  for (size_t I = 0; I != N; ++I)
+    ValueBuf[I] = readVarint(P);
   Next = P;
-  Current = Row{KeyBuf, ValueBuf};
+  Current = Row{KeyBuf, ArrayRef(ValueBuf.data(), N)};
 }
 
 RowTable::iterator &RowTable::iterator::operator++() {
