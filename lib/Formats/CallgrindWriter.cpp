@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Formats/Format.h"
+#include "profkit/IR/IRPrinter.h"
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -232,17 +233,7 @@ void CallgrindWriter::writePart(const Part &Pt) {
   for (PositionKind K : Kinds)
     OS << ' ' << positionKindName(K);
   OS << '\n';
-  for (const EventType &E : P.events())
-    if (!E.LongName.empty())
-      OS << "event: " << E.Name << " : " << E.LongName << '\n';
-  for (const EventDecl &D : P.EventDecls) {
-    OS << "event: " << D.Name;
-    if (!D.Formula.empty())
-      OS << " = " << D.Formula;
-    if (!D.LongName.empty())
-      OS << " : " << D.LongName;
-    OS << '\n';
-  }
+  printEventLines(P, OS);
   OS << "events:";
   for (const EventType &E : P.events())
     OS << ' ' << E.Name;

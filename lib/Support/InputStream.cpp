@@ -37,6 +37,8 @@ protected:
 private:
   Expected<size_t> readFD(char *Out, size_t Size);
   Expected<size_t> inflateInto(char *Out, size_t Size);
+  /// Reads more compressed bytes once zlib has used up the ones it had.
+  Error refillCompressed();
 
   int FD;
   bool OwnsFD;
@@ -105,37 +107,34 @@ Error FileStream::init() {
   return Error::success();
 }
 
+Error FileStream::refillCompressed() {
+  if (Z.avail_in || RawEOF)
+    return Error::success();
+  ZIn.resize(ChunkSize);
+  Expected<size_t> N = readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
+  if (!N)
+    return N.takeError();
+  RawEOF = !*N;
+  Z.next_in = ZIn.data();
+  Z.avail_in = *N;
+  return Error::success();
+}
+
 Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
   Z.next_out = reinterpret_cast<unsigned char *>(Out);
   Z.avail_out = Size;
   while (Z.avail_out == Size) {
     if (StreamEnded) {
       // Concatenated gzip members (as `cat a.gz b.gz` makes) continue.
-      if (!Z.avail_in && !RawEOF) {
-        ZIn.resize(ChunkSize);
-        Expected<size_t> N =
-            readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
-        if (!N)
-          return N.takeError();
-        RawEOF = !*N;
-        Z.next_in = ZIn.data();
-        Z.avail_in = *N;
-      }
+      if (Error E = refillCompressed())
+        return std::move(E);
       if (!Z.avail_in)
         return 0;
       inflateReset(&Z);
       StreamEnded = false;
     }
-    if (!Z.avail_in && !RawEOF) {
-      ZIn.resize(ChunkSize);
-      Expected<size_t> N =
-          readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
-      if (!N)
-        return N.takeError();
-      RawEOF = !*N;
-      Z.next_in = ZIn.data();
-      Z.avail_in = *N;
-    }
+    if (Error E = refillCompressed())
+      return std::move(E);
     int RC = inflate(&Z, Z_NO_FLUSH);
     if (RC == Z_STREAM_END) {
       StreamEnded = true;
