@@ -16,8 +16,9 @@ measure() { # NAME COMMAND...
   local log; log=$(mktemp)
   /usr/bin/time -v "$@" > /dev/null 2> "$log" || { echo "$name failed:" >&2; cat "$log" >&2; }
   local wall rss
-  wall=$(sed -nE 's/.*Elapsed \(wall clock\) time.*: (([0-9]+):)?([0-9]+):([0-9.]+)$/\2 \3 \4/p' "$log" |
-         awk '{ print ($1 == "" ? 0 : $1) * 3600 + $2 * 60 + $3 }')
+  # "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02.50"
+  wall=$(sed -nE 's/.*Elapsed \(wall clock\).*\): *//p' "$log" |
+         awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
   rss=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+)/\1/p' "$log")
   rm -f "$log"
   awk -v n="$name" -v w="$wall" -v r="$rss" -v mb="$mb" 'BEGIN {

@@ -1,6 +1,8 @@
 # -*- Python -*-
 import os
 import shutil
+import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -24,6 +26,7 @@ config.substitutions.append(("%profkit_src_root", config.profkit_src_root))
 config.substitutions.append(
     ("%example_plugin",
      os.path.join(config.profkit_lib_dir, "ProfkitExamplePlugin.so")))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%S_examples", os.path.join(config.profkit_src_root, "examples")))
 
@@ -32,3 +35,13 @@ for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip",
              "cg_merge"]:
     if shutil.which(tool):
         config.available_features.add(tool)
+
+# Real Xdebug profiles need PHP with the Xdebug extension loaded.
+if "php" in config.available_features:
+    try:
+        modules = subprocess.run(["php", "-m"], capture_output=True, text=True,
+                                 timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        modules = ""
+    if "Xdebug" in modules.splitlines():
+        config.available_features.add("xdebug")

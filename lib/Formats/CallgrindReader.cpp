@@ -1,4 +1,5 @@
-//===- CallgrindReader.cpp - The callgrind format family -------------------===//
+//===- CallgrindReader.cpp - The callgrind format family
+//-------------------===//
 //
 // Reads the callgrind format as its reference describes it and as real tools
 // write it: valgrind's callgrind (every option mix) and cachegrind, Xdebug 2
@@ -65,13 +66,15 @@ bool profkit::detectCallgrind(StringRef Head) {
     Head = Rest;
     if (Line.starts_with("# callgrind format"))
       return true;
-    if (Line.empty() || Line[0] == '#')
+    // Xdebug with profiler_append=1 starts every run, the first one too,
+    // with this separator.
+    if (Line.empty() || Line[0] == '#' ||
+        Line.starts_with("==== NEW PROFILING FILE"))
       continue;
     StringRef Key, Value;
     if (splitHeader(Line, Key, Value))
-      return is_contained({"version", "creator", "cmd", "pid", "thread",
-                           "part", "desc", "positions", "events", "event",
-                           "summary"},
+      return is_contained({"version", "creator", "cmd", "pid", "thread", "part",
+                           "desc", "positions", "events", "event", "summary"},
                           Key);
     return Line.starts_with("fl=") || Line.starts_with("fn=") ||
            Line.starts_with("ob=");
@@ -82,12 +85,12 @@ bool profkit::detectCallgrind(StringRef Head) {
 namespace {
 
 enum class Pending : uint8_t { None, Call, Jump };
+enum class Scan { Ok, Bad, TooLarge };
 
 class CallgrindReader {
 public:
   CallgrindReader(InputStream &In, const ReadOptions &Opts)
-      : In(In), Opts(Opts), Result(std::make_unique<Profile>()),
-        P(*Result) {}
+      : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result) {}
   Expected<std::unique_ptr<Profile>> read();
 
 private:
@@ -112,6 +115,7 @@ private:
   Error parseName(StringRef Value, DenseMap<uint64_t, StrId> &Table,
                   StrId &Out);
   Error parseNumber(StringRef Tok, uint64_t &Out) const;
+  Error numberError(Scan S, StringRef Tok) const;
   Error parsePosition(StringRef &Line, unsigned Column, uint64_t &Out,
                       bool Update);
   Error parsePositions(StringRef &Line, MutableArrayRef<uint64_t> Out);
@@ -134,6 +138,8 @@ private:
   SmallVector<unsigned, 16> ColumnToEvent; // events: column -> profile event
   bool HaveEvents = false;
   std::optional<uint64_t> TotalsLine;
+  std::vector<uint64_t> SelfSum; // Running sum of the part's self costs.
+  bool SelfSumOverflow = false;
   DenseMap<uint64_t, StrId> ObjectIds, FileIds, FunctionIds;
 
   // Current context.
@@ -150,7 +156,10 @@ private:
   // A calls=/jump=/jcnd= line waiting for its position line.
   Pending Waiting = Pending::None;
   uint64_t WaitingLine = 0;
-  SmallVector<uint64_t, 16> PendingKey; // Key words after the position.
+  // The keyword of that line, for diagnostics: a jcnd= is named jcnd=, not
+  // jump=.
+  StringRef WaitingKey;
+  SmallVector<uint64_t, 16> PendingKey; // Key words after the source file.
   SmallVector<uint64_t, 16> PendingValues;
 
   // Scratch for cost lines.
@@ -165,8 +174,8 @@ private:
 void CallgrindReader::needNewPartFor(StringRef Key) {
   // A header key that belongs to a part, seen after the body of the current
   // part, starts the next one (--combine-dumps, concatenated files).
-  if (PartHasBody && is_contained({"version", "creator", "cmd", "pid",
-                                   "thread", "part", "positions", "events"},
+  if (PartHasBody && is_contained({"version", "creator", "cmd", "pid", "thread",
+                                   "part", "positions", "events"},
                                   Key))
     NewPartWanted = true;
 }
@@ -179,6 +188,8 @@ Error CallgrindReader::startPart() {
   PartHasBody = false;
   NewPartWanted = false;
   TotalsLine.reset();
+  SelfSum.clear();
+  SelfSumOverflow = false;
   ObjectIds.clear();
   FileIds.clear();
   FunctionIds.clear();
@@ -195,20 +206,20 @@ Error CallgrindReader::endPart() {
     return createStringError(
         inconvertibleErrorCode(),
         In.name() + ":" + Twine(WaitingLine) + ": " +
-            (Waiting == Pending::Call ? "calls=" : "jump=") +
-            " line is not followed by its cost line");
-  if (!Cur->finalize())
-    return error("a cost sum overflows 64 bits");
+            "'" + WaitingKey + "=' line is not followed by its cost line");
+  // Tables keep repeated keys (summed by whoever reads them); the running
+  // sum below catches any overflow of a total.
+  Cur->shrink();
+  if (SelfSumOverflow)
+    return error("the sum of the cost lines overflows 64 bits");
   if (Cur->Totals) {
-    bool Overflow = false;
-    std::vector<uint64_t> Sum = Cur->computeTotals(P.events().size(), Overflow);
-    if (Overflow)
-      return error("the sum of the cost lines overflows 64 bits");
+    std::vector<uint64_t> &Sum = SelfSum;
+    Sum.resize(P.events().size());
     for (size_t I = 0; I != Sum.size(); ++I) {
       uint64_t Stated = I < Cur->Totals->size() ? (*Cur->Totals)[I] : 0;
       if (Stated != Sum[I]) {
-        Opts.Warn(In.name() + ":" + Twine(*TotalsLine) + ": totals: " +
-                  P.events()[I].Name + " is " + Twine(Stated) +
+        Opts.Warn(In.name() + ":" + Twine(*TotalsLine) +
+                  ": totals: " + P.events()[I].Name + " is " + Twine(Stated) +
                   " but the cost lines sum to " + Twine(Sum[I]));
         break;
       }
@@ -217,72 +228,110 @@ Error CallgrindReader::endPart() {
   return Error::success();
 }
 
-Error CallgrindReader::parseNumber(StringRef Tok, uint64_t &Out) const {
+/// Scans a decimal or 0x-hex number starting at P, which must end at E or at
+/// a blank. The hot loop of the reader: no allocation, no StringRef.
+static Scan scanNumber(const char *&P, const char *E, uint64_t &Out) {
   uint64_t V = 0;
-  if (Tok.size() > 2 && Tok[0] == '0' && (Tok[1] == 'x' || Tok[1] == 'X')) {
-    for (char C : Tok.drop_front(2)) {
-      unsigned D;
-      if (C >= '0' && C <= '9')
-        D = C - '0';
-      else if ((C | 0x20) >= 'a' && (C | 0x20) <= 'f')
-        D = (C | 0x20) - 'a' + 10;
-      else
-        return error("bad number '" + Tok + "'");
+  const char *Digits;
+  if (E - P > 2 && P[0] == '0' && (P[1] | 0x20) == 'x') {
+    P += 2;
+    Digits = P;
+    for (; P != E; ++P) {
+      unsigned D = unsigned(*P - '0');
+      if (D > 9) {
+        D = unsigned((*P | 0x20) - 'a');
+        if (D > 5)
+          break;
+        D += 10;
+      }
       if (V >> 60)
-        return error("number '" + Tok + "' does not fit in 64 bits");
+        return Scan::TooLarge;
       V = V << 4 | D;
     }
   } else {
-    if (Tok.empty())
-      return error("missing number");
-    for (char C : Tok) {
-      if (C < '0' || C > '9')
-        return error("bad number '" + Tok + "'");
+    Digits = P;
+    for (; P != E && unsigned(*P - '0') < 10; ++P)
       if (__builtin_mul_overflow(V, 10, &V) ||
-          __builtin_add_overflow(V, uint64_t(C - '0'), &V))
-        return error("number '" + Tok + "' does not fit in 64 bits");
-    }
+          __builtin_add_overflow(V, uint64_t(*P - '0'), &V))
+        return Scan::TooLarge;
   }
+  if (P == Digits || (P != E && !isBlank(*P)))
+    return Scan::Bad;
   Out = V;
+  return Scan::Ok;
+}
+
+static const char *skipBlanks(const char *P, const char *E) {
+  while (P != E && isBlank(*P))
+    ++P;
+  return P;
+}
+
+/// The token starting at P, for diagnostics.
+static StringRef tokenAt(const char *P, const char *E) {
+  const char *T = P;
+  while (T != E && !isBlank(*T))
+    ++T;
+  return StringRef(P, T - P);
+}
+
+Error CallgrindReader::numberError(Scan S, StringRef Tok) const {
+  if (Tok.empty())
+    return error("missing number");
+  if (S == Scan::TooLarge)
+    return error("number '" + Tok + "' does not fit in 64 bits");
+  return error("bad number '" + Tok + "'");
+}
+
+Error CallgrindReader::parseNumber(StringRef Tok, uint64_t &Out) const {
+  const char *P = Tok.begin();
+  Scan S = scanNumber(P, Tok.end(), Out);
+  if (S != Scan::Ok || P != Tok.end())
+    return numberError(S == Scan::Ok ? Scan::Bad : S, Tok);
   return Error::success();
 }
 
 /// Takes the next blank-separated token off the front of Line.
 static StringRef nextToken(StringRef &Line) {
-  size_t I = 0;
-  while (I < Line.size() && isBlank(Line[I]))
-    ++I;
-  size_t J = I;
-  while (J < Line.size() && !isBlank(Line[J]))
-    ++J;
-  StringRef Tok = Line.slice(I, J);
-  Line = Line.drop_front(J);
+  const char *P = skipBlanks(Line.begin(), Line.end());
+  StringRef Tok = tokenAt(P, Line.end());
+  Line = StringRef(Tok.end(), Line.end() - Tok.end());
   return Tok;
 }
 
 Error CallgrindReader::parsePosition(StringRef &Line, unsigned Column,
                                      uint64_t &Out, bool Update) {
-  StringRef Tok = nextToken(Line);
-  if (Tok.empty())
+  const char *P = skipBlanks(Line.begin(), Line.end()), *E = Line.end();
+  if (P == E)
     return error("expected " + Twine(LastPos.size()) + " position" +
                  (LastPos.size() == 1 ? "" : "s") + " (" +
                  positionKindName(Cur->positions()[Column]) + ")");
+  const char *Start = P;
   uint64_t Base = LastPos[Column];
-  if (Tok == "*") {
+  char C = *P;
+  if (C == '*') {
+    ++P;
+    if (P != E && !isBlank(*P))
+      return error("bad position '" + tokenAt(Start, E) + "'");
     Out = Base;
-  } else if (Tok[0] == '+' || Tok[0] == '-') {
+  } else if (C == '+' || C == '-') {
     uint64_t Delta;
-    if (Error E = parseNumber(Tok.drop_front(), Delta))
-      return E;
-    if (Tok[0] == '+' ? __builtin_add_overflow(Base, Delta, &Out)
-                      : __builtin_sub_overflow(Base, Delta, &Out))
-      return error("relative position '" + Tok + "' from " + Twine(Base) +
-                   " leaves the 64-bit range");
-  } else if (Error E = parseNumber(Tok, Out)) {
-    return E;
+    ++P;
+    Scan S = scanNumber(P, E, Delta);
+    if (S != Scan::Ok)
+      return numberError(S, tokenAt(Start, E));
+    if (C == '+' ? __builtin_add_overflow(Base, Delta, &Out)
+                 : __builtin_sub_overflow(Base, Delta, &Out))
+      return error("relative position '" + tokenAt(Start, E) + "' from " +
+                   Twine(Base) + " leaves the 64-bit range");
+  } else {
+    Scan S = scanNumber(P, E, Out);
+    if (S != Scan::Ok)
+      return numberError(S, tokenAt(Start, E));
   }
   if (Update)
     LastPos[Column] = Out;
+  Line = StringRef(P, E - P);
   return Error::success();
 }
 
@@ -299,32 +348,34 @@ Error CallgrindReader::parseCosts(StringRef Line,
                                   size_t Offset) {
   Out.resize(Offset + P.events().size());
   std::fill(Out.begin() + Offset, Out.end(), 0);
+  const char *Ptr = Line.begin(), *E = Line.end();
   for (unsigned Col = 0;; ++Col) {
-    StringRef Tok = nextToken(Line);
-    if (Tok.empty())
+    Ptr = skipBlanks(Ptr, E);
+    if (Ptr == E)
       return Error::success();
     if (Col >= ColumnToEvent.size())
       return error("more costs than the " + Twine(ColumnToEvent.size()) +
                    " events of 'events:'");
+    const char *Start = Ptr;
+    bool Negative = *Ptr == '-';
+    Ptr += Negative;
     uint64_t V;
-    if (Tok[0] == '-') {
+    Scan S = scanNumber(Ptr, E, V);
+    if (S != Scan::Ok)
+      return numberError(S, tokenAt(Start, E));
+    if (Negative) {
       // Xdebug 2 writes negative memory deltas; costs are counters.
-      if (Error E = parseNumber(Tok.drop_front(), V))
-        return E;
       if (!WarnedNegative)
-        warn("negative cost '" + Tok + "' read as 0");
+        warn("negative cost '" + tokenAt(Start, E) + "' read as 0");
       WarnedNegative = true;
       V = 0;
-    } else if (Error E = parseNumber(Tok, V)) {
-      return E;
     }
     Out[Offset + ColumnToEvent[Col]] = V;
   }
 }
 
 Error CallgrindReader::parseName(StringRef Value,
-                                 DenseMap<uint64_t, StrId> &Table,
-                                 StrId &Out) {
+                                 DenseMap<uint64_t, StrId> &Table, StrId &Out) {
   if (Value.contains('\0'))
     return error("binary data in a text profile");
   // `(id) name` defines, `(id)` refers; other names may start with '(' too,
@@ -347,8 +398,8 @@ Error CallgrindReader::parseName(StringRef Value,
     StrId S = P.Strings.intern(Name);
     auto [It, Inserted] = Table.try_emplace(Id, S);
     if (!Inserted && It->second != S)
-      return error("compressed name (" + Twine(Id) + ") redefined as '" +
-                   Name + "', was '" + P.Strings.str(It->second) + "'");
+      return error("compressed name (" + Twine(Id) + ") redefined as '" + Name +
+                   "', was '" + P.Strings.str(It->second) + "'");
     Out = S;
     return Error::success();
   }
@@ -409,8 +460,7 @@ Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
       return error("'positions:' inside the body of a part");
     SmallVector<PositionKind, 3> Kinds;
     StringRef Rest = Value;
-    for (StringRef Tok = nextToken(Rest); !Tok.empty();
-         Tok = nextToken(Rest)) {
+    for (StringRef Tok = nextToken(Rest); !Tok.empty(); Tok = nextToken(Rest)) {
       std::optional<PositionKind> K = parsePositionKind(Tok);
       if (!K)
         return error("unknown position kind '" + Tok + "'");
@@ -529,6 +579,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
       Waiting = Pending::Call;
       WaitingLine = In.lineNumber();
+      WaitingKey = "calls";
       return Error::success();
     }
     break;
@@ -583,6 +634,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       HaveJumpFile = HaveJumpFunction = false;
       Waiting = Pending::Jump;
       WaitingLine = In.lineNumber();
+      WaitingKey = Cond ? "jcnd" : "jump";
       return Error::success();
     }
     break;
@@ -607,9 +659,9 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
   RowLayout L = Cur->layout();
   FunctionData &FD = Cur->functions()[CurFunction];
   Key.resize(1 + L.P);
-  Key[0] = SourceFile;
-  if (Error E = parsePositions(Line, MutableArrayRef(Key).drop_front()))
+  if (Error E = parsePositions(Line, MutableArrayRef(Key).take_front(L.P)))
     return E;
+  Key[L.P] = SourceFile;
 
   bool Ok = true;
   switch (Waiting) {
@@ -617,6 +669,10 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
     if (Error E = parseCosts(Line, Values, 0))
       return E;
     Ok = FD.Self.add(Key, Values);
+    if (SelfSum.size() < Values.size())
+      SelfSum.resize(Values.size());
+    for (size_t I = 0, E = Values.size(); I != E; ++I)
+      SelfSumOverflow |= !addCost(SelfSum[I], Values[I]);
     break;
   case Pending::Call:
     Key.append(PendingKey.begin(), PendingKey.end());
@@ -641,14 +697,15 @@ Error CallgrindReader::parseLine(StringRef Line) {
   char C = Line[0];
   if ((C >= '0' && C <= '9') || C == '+' || C == '-' || C == '*')
     return parseCostLine(Line);
+  // Comments may come anywhere, also between a calls= line and its cost
+  // line (as blank lines may).
+  if (C == '#')
+    return Error::success();
   if (Waiting != Pending::None)
     return createStringError(
         inconvertibleErrorCode(),
         In.name() + ":" + Twine(In.lineNumber()) + ": expected the cost line of the " +
-            (Waiting == Pending::Call ? "'calls='" : "jump") + " at line " +
-            Twine(WaitingLine));
-  if (C == '#')
-    return Error::success();
+            "'" + WaitingKey + "=' at line " + Twine(WaitingLine));
   // Key=value body lines: lower-case keyword, '='.
   size_t Eq = 0;
   while (Eq < Line.size() && Eq < 8 && isLower(Line[Eq]))

@@ -1,4 +1,5 @@
-//===- CallgrindWriter.cpp - Writing the callgrind format ------------------===//
+//===- CallgrindWriter.cpp - Writing the callgrind format
+//------------------===//
 //
 // Writes what valgrind's callgrind writes, in a form callgrind_annotate and
 // KCachegrind read: `event:` lines before `events:` (callgrind_annotate ends
@@ -12,6 +13,7 @@
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 
@@ -72,7 +74,10 @@ void CallgrindWriter::writeName(StringRef Key, StrId Name,
   OS << Key << '=';
   StringRef S = P.Strings.str(Name);
   // An empty name has no compressed form: `(1)` would be a reference.
-  if (!Opts.CompressNames || S.empty()) {
+  // A name that itself starts with `(` and a digit reads back as an id, so
+  // it is written compressed (`(1) (2) name`) even without CompressNames.
+  bool LooksLikeId = S.size() >= 2 && S[0] == '(' && isDigit(S[1]);
+  if ((!Opts.CompressNames && !LooksLikeId) || S.empty()) {
     OS << S << '\n';
     return;
   }
@@ -144,13 +149,14 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
   std::fill(LastPos.begin(), LastPos.end(), 0);
 
   RowLayout L = Pt.layout();
-  unsigned PosWords = 1 + L.P; // Source file and position lead every key.
+  unsigned PosWords = 1 + L.P; // Position and source file lead every key.
   RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
   RowTable::iterator C = FD.Calls.begin(), CE = FD.Calls.end();
   RowTable::iterator J = FD.Jumps.begin(), JE = FD.Jumps.end();
   auto Before = [&](const Row &A, const Row &B) {
     return std::lexicographical_compare(A.Key.begin(), A.Key.begin() + PosWords,
-                                        B.Key.begin(), B.Key.begin() + PosWords);
+                                        B.Key.begin(),
+                                        B.Key.begin() + PosWords);
   };
   // Merge the three sorted tables in source-file-and-position order, self
   // cost first at a position, as callgrind writes them.
@@ -166,7 +172,7 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
     if (!Next)
       break;
     const Row &R = *Next;
-    switchSourceFile(RowLayout::sourceFile(R), F.File);
+    switchSourceFile(L.sourceFile(R), F.File);
     if (Which == 0) {
       writePosition(L.position(R), true);
       writeCosts(R.Values);

@@ -6,6 +6,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <map>
 
 using namespace profkit;
 using namespace llvm;
@@ -66,6 +67,22 @@ void Printer::printFunctionRef(raw_ostream &S, FuncId F) {
     S << " fl=\"" << P.Strings.str(Fn.File) << '"';
 }
 
+/// The rows of T with repeated keys summed (saturating; the reader reports
+/// overflows).
+static std::map<std::vector<uint64_t>, std::vector<uint64_t>>
+mergedRows(const RowTable &T) {
+  std::map<std::vector<uint64_t>, std::vector<uint64_t>> Rows;
+  for (const Row &R : T) {
+    std::vector<uint64_t> &Sum =
+        Rows[std::vector<uint64_t>(R.Key.begin(), R.Key.end())];
+    if (Sum.size() < R.Values.size())
+      Sum.resize(R.Values.size());
+    for (size_t I = 0; I != R.Values.size(); ++I)
+      addCost(Sum[I], R.Values[I]);
+  }
+  return Rows;
+}
+
 void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
   OS << "  function ";
   printFunctionRef(OS, FD.Id);
@@ -78,7 +95,7 @@ void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
   auto Begin = [&](StringRef Kind, const Row &R) -> std::string & {
     Rows.emplace_back();
     PrintedRow &PR = Rows.back();
-    PR.File = P.Strings.str(RowLayout::sourceFile(R));
+    PR.File = P.Strings.str(L.sourceFile(R));
     PR.Position.assign(L.position(R).begin(), L.position(R).end());
     raw_string_ostream S(PR.Text);
     S << "    " << Kind << " \"" << PR.File << '"';
@@ -86,12 +103,14 @@ void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
     return PR.Text;
   };
 
-  for (const Row &R : FD.Self) {
+  for (const auto &[Key, Values] : mergedRows(FD.Self)) {
+    Row R{Key, Values};
     raw_string_ostream S(Begin("self", R));
     S << " :";
     printCosts(S, R.Values);
   }
-  for (const Row &R : FD.Calls) {
+  for (const auto &[Key, Values] : mergedRows(FD.Calls)) {
+    Row R{Key, Values};
     raw_string_ostream S(Begin("call", R));
     S << " -> ";
     printFunctionRef(S, L.callee(R));
@@ -100,7 +119,8 @@ void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
     S << " : calls=" << R.value(0) << " inclusive";
     printCosts(S, R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
   }
-  for (const Row &R : FD.Jumps) {
+  for (const auto &[Key, Values] : mergedRows(FD.Jumps)) {
+    Row R{Key, Values};
     bool Cond = L.jumpKind(R) == JumpKind::Conditional;
     raw_string_ostream S(Begin(Cond ? "jcnd" : "jump", R));
     S << " -> ";
@@ -147,11 +167,14 @@ void Printer::printPart(const Part &Pt, unsigned Number) {
     }
   }
 
+  if (Pt.AddressSize)
+    OS << "  addresses: " << Pt.AddressSize * 8 << "-bit "
+       << (Pt.BigEndian ? "big" : "little") << "-endian\n";
   for (const Histogram &H : Pt.Histograms) {
     OS << "  histogram " << format_hex(H.LowPC, 0) << '-'
        << format_hex(H.HighPC, 0) << " rate=" << H.Rate << " dimension=\""
-       << H.Dimension << "\" abbrev=" << H.Abbrev << " bins="
-       << H.Bins.size() << '\n';
+       << H.Dimension << "\" abbrev=" << H.Abbrev << " bins=" << H.Bins.size()
+       << '\n';
     for (size_t I = 0; I != H.Bins.size(); ++I)
       if (H.Bins[I])
         OS << "    bin " << I << ": " << H.Bins[I] << '\n';

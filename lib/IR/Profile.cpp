@@ -84,6 +84,14 @@ bool Part::finalize() {
   return Ok;
 }
 
+void Part::shrink() {
+  for (FunctionData &FD : Functions) {
+    FD.Self.shrink();
+    FD.Calls.shrink();
+    FD.Jumps.shrink();
+  }
+}
+
 unsigned Profile::getOrAddEvent(StringRef Name) {
   auto [It, Inserted] = EventIndex.try_emplace(Name, unsigned(Events.size()));
   if (Inserted)

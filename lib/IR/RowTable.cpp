@@ -8,12 +8,14 @@
 using namespace profkit;
 using namespace llvm;
 
-static void writeVarint(std::vector<uint8_t> &Out, uint64_t V) {
+/// Appends V to Out as a varint; Out must have 10 bytes of room.
+static uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
   while (V >= 0x80) {
-    Out.push_back(uint8_t(V) | 0x80);
+    *Out++ = uint8_t(V) | 0x80;
     V >>= 7;
   }
-  Out.push_back(uint8_t(V));
+  *Out++ = uint8_t(V);
+  return Out;
 }
 
 static uint64_t readVarint(const uint8_t *&P) {
@@ -45,18 +47,41 @@ static size_t trimmedSize(ArrayRef<uint64_t> Values) {
   return N;
 }
 
+/// Appends varints to a stream: room for the worst case is made without
+/// zero-filling it, and the stream is cut back to what was written.
+class Encoder {
+public:
+  Encoder(SmallVectorImpl<uint8_t> &Data, size_t MaxWords)
+      : Data(Data), Start(Data.size()) {
+    Data.resize_for_overwrite(Start + 10 * MaxWords);
+    P = Data.data() + Start;
+  }
+  ~Encoder() { Data.truncate(P - Data.data()); }
+  void add(uint64_t V) { P = writeVarint(P, V); }
+  void addValues(ArrayRef<uint64_t> Values) {
+    size_t N = trimmedSize(Values);
+    add(N);
+    for (size_t I = 0; I != N; ++I)
+      add(Values[I]);
+  }
+  size_t offset() const { return P - Data.data(); }
+
+private:
+  SmallVectorImpl<uint8_t> &Data;
+  size_t Start;
+  uint8_t *P;
+};
+
 void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   if (!LastKey)
     LastKey = std::make_unique<uint64_t[]>(KeyWidth ? KeyWidth : 1);
+  Encoder Enc(Data, KeyWidth + Values.size() + 1);
   for (unsigned I = 0; I != KeyWidth; ++I) {
-    writeVarint(Data, zigzag(Key[I] - LastKey[I]));
+    Enc.add(zigzag(Key[I] - LastKey[I]));
     LastKey[I] = Key[I];
   }
-  LastValuesOffset = Data.size();
-  size_t N = trimmedSize(Values);
-  writeVarint(Data, N);
-  for (size_t I = 0; I != N; ++I)
-    writeVarint(Data, Values[I]);
+  LastValuesOffset = Enc.offset();
+  Enc.addValues(Values);
   ++NumRows;
 }
 
@@ -70,12 +95,34 @@ bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
   bool Ok = true;
   for (size_t I = 0, E = Values.size(); I != E; ++I)
     Ok &= addCost(Sum[I], Values[I]);
-  Data.resize(LastValuesOffset);
-  size_t N = trimmedSize(Sum);
-  writeVarint(Data, N);
-  for (size_t I = 0; I != N; ++I)
-    writeVarint(Data, Sum[I]);
+  Data.truncate(LastValuesOffset);
+  Encoder(Data, Sum.size() + 1).addValues(Sum);
   return Ok;
+}
+
+void RowTable::RunState::note(uint64_t Value) {
+  uint32_t Run = NumRuns - 1;
+  if (Members.empty() || Members.back() != std::make_pair(Value, Run))
+    Members.emplace_back(Value, Run);
+}
+
+bool RowTable::RunState::overlap() {
+  llvm::sort(Members);
+  Members.erase(std::unique(Members.begin(), Members.end()), Members.end());
+  for (size_t I = 1; I < Members.size(); ++I)
+    if (Members[I].first == Members[I - 1].first)
+      return true;
+  return false;
+}
+
+void RowTable::startRun() {
+  if (!Runs) {
+    // The rows so far are one increasing run; learn its run-word values.
+    Runs = std::make_unique<RunState>();
+    for (const Row &R : *this)
+      Runs->note(R.Key[RunWord]);
+  }
+  ++Runs->NumRuns;
 }
 
 bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
@@ -84,18 +131,38 @@ bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
     int Cmp = compareKeys(Key, LastKey.get());
     if (Cmp == 0)
       return addToLastRow(Values);
-    if (Cmp < 0)
+    if (Cmp < 0) {
       Sorted = false;
+      startRun();
+    }
   }
+  if (Runs)
+    Runs->note(Key[RunWord]);
   append(Key, Values);
-  // Compact when out-of-order rows have doubled the stream, so repeated keys
-  // cost amortized constant memory.
-  if (!Sorted && Data.size() > 2 * size_t(BytesAfterCompaction) + 4096)
-    return compact();
+  // Overlapping runs may repeat keys: merge them whenever the stream has
+  // doubled, so repeated keys cost amortized constant memory.
+  if (Runs && Data.size() > 2 * BytesAfterCompaction + 4096) {
+    if (Runs->overlap())
+      return compact();
+    BytesAfterCompaction = Data.size();
+  }
   return true;
 }
 
-bool RowTable::finalize() { return Sorted ? true : compact(); }
+bool RowTable::finalize() {
+  bool Ok = true;
+  if (Runs && Runs->overlap())
+    Ok = compact();
+  Runs.reset();
+  return Ok;
+}
+
+void RowTable::shrink() {
+  if (Data.capacity() - Data.size() > Data.size() / 4) {
+    SmallVector<uint8_t, 0> Tight(Data.begin(), Data.end());
+    Data = std::move(Tight);
+  }
+}
 
 bool RowTable::compact() {
   // Decode into a dense array, sort row indices by key, sum equal keys.
@@ -120,6 +187,7 @@ bool RowTable::compact() {
   Data.clear();
   NumRows = 0;
   Sorted = true;
+  Runs.reset();
   std::fill_n(LastKey.get(), KeyWidth, 0); // Deltas restart from zero.
   bool Ok = true;
   for (size_t I = 0; I != Order.size();) {
@@ -133,7 +201,6 @@ bool RowTable::compact() {
     append(ArrayRef(First, KeyWidth), ArrayRef(First + KeyWidth, Width));
     I = J;
   }
-  Data.shrink_to_fit();
   BytesAfterCompaction = Data.size();
   return Ok;
 }

@@ -137,7 +137,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
     // The call rows into H: caller, call-site key, values.
     struct Incoming {
       FuncId Caller;
-      SmallVector<uint64_t, 4> Site; // [SourceFile, Pos*P]
+      SmallVector<uint64_t, 4> Site; // [Pos*P, SourceFile]
       SmallVector<uint64_t, 8> Values;
     };
     std::vector<Incoming> In;
@@ -191,7 +191,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
     // Rebuild each caller's tables once.
     for (FuncId C : From) {
       FunctionData &CD = Pt.getOrCreate(C);
-      RowTable NewCalls(L.callWidth());
+      RowTable NewCalls(L.callWidth(), L.P);
       for (const Row &R : CD.Calls)
         if (L.callee(R) != H)
           Ok &= NewCalls.add(R.Key, R.Values);

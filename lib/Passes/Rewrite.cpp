@@ -67,11 +67,11 @@ bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
       Key.clear();
       Values.clear();
       if (M.UseFunctionFile) {
-        Key.push_back(OwnFile);
         Key.append(DP, 0);
+        Key.push_back(OwnFile);
       } else {
-        Key.push_back(MapFile(RowLayout::sourceFile(R)));
         MapPositions(SL.position(R), Key);
+        Key.push_back(MapFile(SL.sourceFile(R)));
       }
     };
     for (const Row &R : FD.Self) {

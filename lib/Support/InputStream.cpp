@@ -113,8 +113,8 @@ Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
       // Concatenated gzip members (as `cat a.gz b.gz` makes) continue.
       if (!Z.avail_in && !RawEOF) {
         ZIn.resize(ChunkSize);
-        Expected<size_t> N = readFD(reinterpret_cast<char *>(ZIn.data()),
-                                    ZIn.size());
+        Expected<size_t> N =
+            readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
         if (!N)
           return N.takeError();
         RawEOF = !*N;

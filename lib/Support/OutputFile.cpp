@@ -10,9 +10,9 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::create(StringRef Path) {
   std::unique_ptr<OutputFile> F(new OutputFile());
   F->Path = Path.str();
   sys::fs::file_status St;
-  bool InPlace = Path == "-" || (!sys::fs::status(Path, St) &&
-                                 sys::fs::exists(St) &&
-                                 !sys::fs::is_regular_file(St));
+  bool InPlace =
+      Path == "-" || (!sys::fs::status(Path, St) && sys::fs::exists(St) &&
+                      !sys::fs::is_regular_file(St));
   if (InPlace) {
     std::error_code EC;
     F->OS = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_None);

@@ -14,6 +14,7 @@
 #include "profkit/Passes/PassBuilder.h"
 #include "profkit/Passes/PassPlugin.h"
 #include "profkit/Support/OutputFile.h"
+#include "profkit/Transforms/Relocate.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/IR/PrintPasses.h"
@@ -54,10 +55,6 @@ static cl::opt<bool>
     DisableOutput("disable-output",
                   cl::desc("Read and transform, but write nothing"),
                   cl::cat(Category));
-static cl::opt<std::string> Passes("passes",
-                                   cl::desc("The pass pipeline to run"),
-                                   cl::value_desc("pipeline"),
-                                   cl::cat(Category));
 static cl::opt<bool> PrintPasses("print-passes",
                                  cl::desc("Print every pass and analysis, "
                                           "with its parameters, and exit"),
@@ -70,6 +67,10 @@ static cl::list<std::string>
     PassPlugins("load-pass-plugin",
                 cl::desc("Load a pass plugin (a shared library)"),
                 cl::value_desc("lib.so"), cl::cat(Category));
+static cl::opt<std::string> Passes("passes",
+                                   cl::desc("The pass pipeline to run"),
+                                   cl::value_desc("pipeline"),
+                                   cl::cat(Category));
 static cl::opt<bool>
     CompressNames("compress-names", cl::init(true),
                   cl::desc("callgrind output: compress repeated names to (id)"),
@@ -79,10 +80,39 @@ static cl::opt<bool> CompressPositions(
     cl::desc("callgrind output: write positions relative to the last one"),
     cl::cat(Category));
 
+static cl::opt<std::string>
+    Event("event",
+          cl::desc("The event to write, for output formats that hold "
+                   "one (webgrind); default: the first"),
+          cl::value_desc("name"), cl::cat(Category));
+static cl::opt<unsigned> WebgrindVersion(
+    "webgrind-version", cl::init(7),
+    cl::desc("webgrind output: the format version to write (5, 6 or 7)"),
+    cl::cat(Category));
+static cl::opt<bool> WebgrindScale(
+    "webgrind-scale",
+    cl::desc("webgrind output: divide costs by a power of ten when some are "
+             "over 2^32-1, instead of saturating them"),
+    cl::cat(Category));
+static cl::opt<std::string>
+    Binary("binary",
+           cl::desc("The program the profile belongs to: gmon.out address "
+                    "size and byte order; relocate addresses to functions "
+                    "(and functions to addresses) against its symbols"),
+           cl::value_desc("program"), cl::cat(Category));
+static cl::opt<std::string>
+    GmonFormat("gmon-format", cl::init("gnu"),
+               cl::desc("gmon output: gnu or bsd (4.4BSD)"),
+               cl::value_desc("gnu|bsd"), cl::cat(Category));
+
 static StringRef ToolName;
 
 static void warn(const Twine &Msg) {
   WithColor::warning(errs(), ToolName) << Msg << '\n';
+}
+
+static void note(const Twine &Msg) {
+  WithColor::note(errs(), ToolName) << Msg << '\n';
 }
 
 [[noreturn]] static void fail(const Twine &Msg) {
@@ -100,6 +130,8 @@ static void printVersion(raw_ostream &OS) {
      << LLVM_VERSION_STRING << ")\n";
 }
 
+/// Reads, transforms and writes. Returns instead of exiting, so that a
+/// failed run discards its temporary output file.
 static void printIRDump(StringRef When, StringRef PassID, const Any &IR) {
   if (const Profile *P = unwrapProfile(IR)) {
     errs() << "; *** IR Dump " << When << ' ' << PassID << " ***\n";
@@ -135,13 +167,19 @@ static void registerInstrumentation(PassInstrumentationCallbacks &PIC) {
   });
 }
 
-/// Reads, transforms and writes. Returns instead of exiting, so that a
-/// failed run discards its temporary output file.
 static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
                  const ReadOptions &RO) {
   Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), RO);
   if (!P)
     return P.takeError();
+  // Until the pipeline has a `relocate` pass, -binary relocates after reading.
+  if (!Binary.empty()) {
+    RelocateOptions RelOpts;
+    RelOpts.Warn = warn;
+    RelOpts.Note = note;
+    if (Error E = relocate(**P, Binary, RelOpts))
+      return E;
+  }
 
   PassInstrumentationCallbacks PIC;
   registerInstrumentation(PIC);
@@ -164,6 +202,11 @@ static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
     WO.CompressNames = CompressNames;
     WO.CompressPositions = CompressPositions;
     WO.Warn = warn;
+    WO.Event = Event;
+    WO.WebgrindVersion = WebgrindVersion;
+    WO.WebgrindScale = WebgrindScale;
+    WO.Binary = Binary;
+    WO.GmonFormat = GmonFormat;
     if (Error E = Writer->Write(**P, (*Out)->os(), WO))
       return E;
   }
@@ -208,6 +251,8 @@ int main(int argc, char **argv) {
 
   PassContext Ctx;
   Ctx.Read.Warn = warn;
+  Ctx.Read.Note = note;
+  Ctx.Read.Binary = Binary;
   Ctx.Warn = warn;
   if (Inputs.size() > 1)
     Ctx.ExtraInputs.assign(Inputs.begin() + 1, Inputs.end());
@@ -225,10 +270,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (Inputs.size() > 1 &&
-      (PM.empty() || PM.passes().front()->name() != "merge"))
-    fail(Twine(Inputs.size()) +
-         " inputs given, but the pipeline does not start with 'merge' to "
-         "combine them (-passes=merge,...)");
+      (PM.empty() || PM.passes().front()->name() != "merge")) {
+    bool HasMerge = any_of(
+        PM.passes(), [](const auto &Pass) { return Pass->name() == "merge"; });
+    fail(Twine(Inputs.size()) + " inputs given, but the pipeline " +
+         (HasMerge ? "does not start with 'merge'" : "has no 'merge' pass") +
+         " to combine them");
+  }
 
   const FormatInfo *Writer = nullptr;
   if (!PrintIR && !DisableOutput) {

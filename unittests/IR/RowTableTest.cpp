@@ -32,9 +32,11 @@ TEST(RowTable, SortedAppendKeepsOrderAndValues) {
   std::vector<std::vector<uint64_t>> Keys;
   for (const Row &R : T)
     Keys.emplace_back(R.Key.begin(), R.Key.end());
-  EXPECT_EQ(Keys, (std::vector<std::vector<uint64_t>>{{1, 10}, {1, 12}, {2, 1}}));
+  EXPECT_EQ(Keys,
+            (std::vector<std::vector<uint64_t>>{{1, 10}, {1, 12}, {2, 1}}));
   Rows R = collect(T);
-  EXPECT_EQ(R[(std::vector<uint64_t>{1, 10})], (std::vector<uint64_t>{5, 0, 7}));
+  EXPECT_EQ(R[(std::vector<uint64_t>{1, 10})],
+            (std::vector<uint64_t>{5, 0, 7}));
   EXPECT_TRUE(R[(std::vector<uint64_t>{2, 1})].empty());
 }
 
@@ -59,6 +61,35 @@ TEST(RowTable, OutOfOrderRowsMergeOnFinalize) {
   EXPECT_EQ(R[{3}], std::vector<uint64_t>{1});
 }
 
+TEST(RowTable, DisjointRunsStayAsTheyAre) {
+  // Key [position, file]: callgrind lists a function's own lines, then the
+  // lines of each inlined file, each by address.
+  RowTable T(2, /*RunWord=*/1);
+  ASSERT_TRUE(T.add({10, 1}, {1}));
+  ASSERT_TRUE(T.add({20, 1}, {2}));
+  ASSERT_TRUE(T.add({5, 2}, {3}));
+  ASSERT_TRUE(T.add({15, 2}, {4}));
+  ASSERT_TRUE(T.finalize());
+  EXPECT_TRUE(T.isFinalized());
+  EXPECT_FALSE(T.isSorted());
+  EXPECT_EQ(T.size(), 4u);
+  EXPECT_EQ(collect(T)[(std::vector<uint64_t>{5, 2})],
+            std::vector<uint64_t>{3});
+}
+
+TEST(RowTable, OverlappingRunsAreMerged) {
+  RowTable T(2, /*RunWord=*/1);
+  ASSERT_TRUE(T.add({10, 1}, {1}));
+  ASSERT_TRUE(T.add({5, 2}, {3}));
+  ASSERT_TRUE(T.add({10, 1}, {4})); // Run 3 is in file 1 again.
+  EXPECT_FALSE(T.isFinalized());
+  ASSERT_TRUE(T.finalize());
+  EXPECT_TRUE(T.isSorted());
+  Rows R = collect(T);
+  EXPECT_EQ(R.size(), 2u);
+  EXPECT_EQ(R[(std::vector<uint64_t>{10, 1})], std::vector<uint64_t>{5});
+}
+
 TEST(RowTable, LargeAndDecreasingKeysRoundTrip) {
   RowTable T(2);
   ASSERT_TRUE(T.add({UINT64_MAX, 0}, {UINT64_MAX}));
@@ -67,7 +98,8 @@ TEST(RowTable, LargeAndDecreasingKeysRoundTrip) {
   Rows R = collect(T);
   EXPECT_EQ(R[(std::vector<uint64_t>{UINT64_MAX, 0})],
             std::vector<uint64_t>{UINT64_MAX});
-  EXPECT_EQ(R[(std::vector<uint64_t>{0, UINT64_MAX})], std::vector<uint64_t>{1});
+  EXPECT_EQ(R[(std::vector<uint64_t>{0, UINT64_MAX})],
+            std::vector<uint64_t>{1});
 }
 
 TEST(RowTable, OverflowIsReportedAndSaturates) {

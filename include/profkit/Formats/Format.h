@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace llvm {
 class raw_ostream;
@@ -26,6 +27,10 @@ class InputStream;
 struct ReadOptions {
   /// Called with each warning, already prefixed with "FILE:LINE: ".
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
+  /// Called with each note (a guess the reader made), prefixed likewise.
+  std::function<void(const llvm::Twine &)> Note = [](const llvm::Twine &) {};
+  /// gmon.out: the executable, for its address size and byte order.
+  std::string Binary;
 };
 
 struct WriteOptions {
@@ -33,6 +38,18 @@ struct WriteOptions {
   bool CompressNames = true;
   /// callgrind: `+N`, `-N`, `*` subposition compression.
   bool CompressPositions = true;
+  /// The event to write, for formats that hold one (webgrind); "" = the
+  /// first.
+  std::string Event;
+  /// webgrind: the format version to write (5, 6 or 7).
+  unsigned WebgrindVersion = 7;
+  /// webgrind: scale costs over 2^32-1 down by a power of ten instead of
+  /// saturating them.
+  bool WebgrindScale = false;
+  /// gmon: the executable whose address size and byte order to write.
+  std::string Binary;
+  /// gmon: "gnu" or "bsd" (4.4BSD).
+  std::string GmonFormat = "gnu";
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
 };
 

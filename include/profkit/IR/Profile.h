@@ -78,21 +78,23 @@ struct Function {
 enum class JumpKind : uint8_t { Jump = 0, Conditional = 1 };
 
 /// Where the words of a row's key are. P is the part's number of positions.
-///   self: [SourceFile, Pos*P]                     values: costs
-///   call: [SourceFile, Pos*P, Callee, Target*P]   values: count, inclusive
-///   jump: [SourceFile, Pos*P, Kind, TargetFunction, TargetFile, Target*P]
+///   self: [Pos*P, SourceFile]                     values: costs
+///   call: [Pos*P, SourceFile, Callee, Target*P]   values: count, inclusive
+///   jump: [Pos*P, SourceFile, Kind, TargetFunction, TargetFile, Target*P]
 ///         values: Jump: count; Conditional: followed, executed
 /// SourceFile is the file the position is in: the function's own file, or the
-/// file of code inlined into it (`fi=`/`fe=`).
+/// file of code inlined into it (`fi=`/`fe=`). The position leads, so rows
+/// that a profiler lists by address arrive in key order even when inlined
+/// code switches the file, and the tables need no re-sorting.
 struct RowLayout {
   unsigned P;
   unsigned selfWidth() const { return 1 + P; }
   unsigned callWidth() const { return 2 + 2 * P; }
   unsigned jumpWidth() const { return 4 + 2 * P; }
-  static StrId sourceFile(const Row &R) { return StrId(R.Key[0]); }
   llvm::ArrayRef<uint64_t> position(const Row &R) const {
-    return R.Key.slice(1, P);
+    return R.Key.take_front(P);
   }
+  StrId sourceFile(const Row &R) const { return StrId(R.Key[P]); }
   FuncId callee(const Row &R) const { return FuncId(R.Key[1 + P]); }
   llvm::ArrayRef<uint64_t> callTarget(const Row &R) const {
     return R.Key.slice(2 + P, P);
@@ -108,8 +110,8 @@ struct RowLayout {
 /// The data of one function in one part.
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)
-      : Id(Id), Self(L.selfWidth()), Calls(L.callWidth()),
-        Jumps(L.jumpWidth()) {}
+      : Id(Id), Self(L.selfWidth(), L.P), Calls(L.callWidth(), L.P),
+        Jumps(L.jumpWidth(), L.P) {}
   FuncId Id;
   RowTable Self;
   RowTable Calls;
@@ -168,12 +170,18 @@ public:
   /// Sums of all self costs, in profile event order. Sets Overflow on a
   /// 64-bit overflow.
   std::vector<uint64_t> computeTotals(size_t NumEvents, bool &Overflow) const;
-  /// Finalizes every table; false if a merge overflowed.
+  /// Finalizes every table (each key in one row); false if a sum overflowed.
   [[nodiscard]] bool finalize();
+  /// Gives back the slack of every table, once the part is read.
+  void shrink();
 
   std::vector<Histogram> Histograms;
   std::vector<AddressArc> Arcs;
   std::vector<BlockCount> Blocks;
+  /// Address size in bytes (4 or 8) and byte order of the program the
+  /// addresses belong to, when known (gmon.out, relocation); 0 if unknown.
+  unsigned AddressSize = 0;
+  bool BigEndian = false;
 
 private:
   llvm::SmallVector<PositionKind, 3> Positions;

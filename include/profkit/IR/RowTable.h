@@ -10,11 +10,18 @@
 // encode in one or two bytes and the table is smaller than the text it came
 // from.
 //
-// Adding a row whose key equals an existing key sums the values; memory grows
-// with distinct keys, not with how often a key is repeated. Rows appended in
-// increasing key order cost nothing extra; out-of-order rows are merged by a
-// sort-and-sum compaction that runs whenever the stream has doubled since the
-// last one, and once more in finalize().
+// A key may stand in several rows until finalize(); as in the callgrind
+// format, a repeated key means the sum of its rows. Adding a row whose key
+// equals the last one sums into it, and memory grows with distinct keys, not
+// with how often a key is repeated. Rows appended in
+// increasing key order cost nothing extra. Profilers also list rows in
+// several increasing runs, one per source file (callgrind sorts a function's
+// rows by file, then address); runs whose values of the "run word" (the
+// source file) are disjoint cannot share a key, so they are kept as they are.
+// Only runs that overlap (Xdebug repeats a function's rows once per call) are
+// merged, by a sort-and-sum compaction that runs whenever the stream has
+// doubled since the last one, and in finalize() for consumers that need each
+// key in one row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +46,9 @@ struct Row {
 
 class RowTable {
 public:
-  explicit RowTable(unsigned KeyWidth = 0) : KeyWidth(KeyWidth) {}
+  /// RunWord is the key word whose values tend to separate runs.
+  explicit RowTable(unsigned KeyWidth = 0, unsigned RunWord = 0)
+      : KeyWidth(KeyWidth), RunWord(RunWord) {}
   RowTable(RowTable &&) = default;
   RowTable &operator=(RowTable &&) = default;
 
@@ -54,10 +63,15 @@ public:
   [[nodiscard]] bool add(llvm::ArrayRef<uint64_t> Key,
                          llvm::ArrayRef<uint64_t> Values);
 
-  /// Merges out-of-order duplicates, so rows are unique and sorted by key.
-  /// Returns false if a sum overflowed (and saturated).
+  /// Merges repeated keys, so every key is in one row. Rows are then in key
+  /// order, or in runs that are each in key order. Returns false if a sum
+  /// overflowed (and saturated).
   [[nodiscard]] bool finalize();
-  bool isFinalized() const { return Sorted; }
+  /// Gives back the slack of the growing stream.
+  void shrink();
+  bool isFinalized() const { return !Runs; }
+  /// Are the rows in key order?
+  bool isSorted() const { return Sorted; }
 
   class iterator {
   public:
@@ -79,16 +93,27 @@ public:
   iterator end() const;
 
 private:
+  /// The run-word values of each run, kept while rows arrive out of order.
+  struct RunState {
+    llvm::SmallVector<std::pair<uint64_t, uint32_t>, 8> Members; // value, run
+    uint32_t NumRuns = 1;
+    void note(uint64_t Value);
+    bool overlap();
+  };
+
   void append(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values);
   bool addToLastRow(llvm::ArrayRef<uint64_t> Values);
+  void startRun();
   bool compact();
 
-  std::vector<uint8_t> Data;
+  llvm::SmallVector<uint8_t, 0> Data;
   std::unique_ptr<uint64_t[]> LastKey; // Key of the last encoded row.
+  std::unique_ptr<RunState> Runs;      // Only while out of order.
   uint32_t NumRows = 0;
   size_t LastValuesOffset = 0; // Where the last row's values start.
   size_t BytesAfterCompaction = 0;
   uint8_t KeyWidth;
+  uint8_t RunWord;
   bool Sorted = true; // Keys strictly increase along the stream.
 };
 

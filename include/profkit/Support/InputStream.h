@@ -22,7 +22,8 @@ namespace profkit {
 class InputStream {
 public:
   /// Opens Path; "-" is standard input.
-  static llvm::Expected<std::unique_ptr<InputStream>> open(llvm::StringRef Path);
+  static llvm::Expected<std::unique_ptr<InputStream>>
+  open(llvm::StringRef Path);
   /// Reads from memory (tests, fuzzers).
   static std::unique_ptr<InputStream> fromBuffer(llvm::StringRef Data,
                                                  llvm::StringRef Name);

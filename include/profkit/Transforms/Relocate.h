@@ -1,0 +1,51 @@
+//===- Relocate.h - Tie addresses to functions, and back --------*- C++ -*-===//
+//
+// Symbol relocation against one executable (ELF), in both directions:
+//
+//  - addresses to functions: the address-level data of a part (gmon.out
+//    histograms and arcs) becomes self costs and call rows of functions,
+//    found in the ELF symbol table as gprof finds them (a symbol extends to
+//    the next one; a bin straddling two functions is split by overlap), with
+//    files and lines from DWARF through llvm::symbolize (inlined frames
+//    included). A PIE file holding runtime addresses is detected and its
+//    load bias removed.
+//
+//  - functions to addresses: a part without address-level data (callgrind)
+//    gets arcs for the calls between the executable's functions: from the
+//    call rows' instruction addresses (callgrind --dump-instr=yes, relative
+//    to each ob= object), else from the symbol table by function name. Such a
+//    profile can then be written as gmon.out for that executable.
+//
+// This is the body of the `relocate` pass (parameter binary=PROG).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PROFKIT_TRANSFORMS_RELOCATE_H
+#define PROFKIT_TRANSFORMS_RELOCATE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <functional>
+
+namespace llvm {
+class Twine;
+}
+
+namespace profkit {
+class Profile;
+
+struct RelocateOptions {
+  /// Map addresses to files and lines with DWARF (else functions only).
+  bool Lines = true;
+  std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
+  std::function<void(const llvm::Twine &)> Note = [](const llvm::Twine &) {};
+};
+
+/// Relocates every part of P against the executable at BinaryPath (see
+/// above). Fails if the binary is not an ELF executable or has no symbols.
+llvm::Error relocate(Profile &P, llvm::StringRef BinaryPath,
+                     const RelocateOptions &Opts = {});
+
+} // namespace profkit
+
+#endif

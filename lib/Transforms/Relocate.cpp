@@ -1,0 +1,554 @@
+//===- Relocate.cpp - Tie addresses to functions, and back ----------------===//
+//
+// See Relocate.h. The symbol table follows gprof (corefile.c, symtab.c):
+// text symbols, locals without '$' or '.' suffixes other than .NNN,
+// .clone.N, .constprop.N; aliases at one address keep the global, then the
+// function, then the name without a leading '_'; a symbol extends to the next
+// one, the last to the end of its section; PLT entries are `NAME@plt`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "profkit/Transforms/Relocate.h"
+#include "profkit/IR/Profile.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include <algorithm>
+
+using namespace profkit;
+using namespace llvm;
+using namespace llvm::object;
+
+namespace {
+
+struct Symbol {
+  uint64_t Addr = 0;
+  uint64_t End = 0; // Exclusive.
+  std::string Name;
+  unsigned Rank = 0; // Lower is preferred among aliases.
+  bool Excluded = false;
+};
+
+/// gprof's rule for local symbols: no '$', and each '.' only as part of a
+/// ".NNN", ".clone.N" or ".constprop.N" suffix.
+static bool acceptLocalName(StringRef Name) {
+  if (Name.contains('$'))
+    return false;
+  size_t Dot = Name.find('.');
+  while (Dot != StringRef::npos) {
+    StringRef Rest = Name.drop_front(Dot);
+    for (StringRef Prefix : {".clone.", ".constprop."})
+      if (Rest.starts_with(Prefix)) {
+        Rest = Rest.drop_front(Prefix.size() - 1);
+        break;
+      }
+    Rest = Rest.drop_front(); // The '.'.
+    size_t Digits = 0;
+    while (Digits < Rest.size() && isDigit(Rest[Digits]))
+      ++Digits;
+    if (!Digits)
+      return false;
+    size_t Next = Rest.drop_front(Digits).find('.');
+    Dot = Next == StringRef::npos ? Next
+                                  : Name.size() - Rest.size() + Digits + Next;
+  }
+  return true;
+}
+
+class SymbolTable {
+public:
+  Error build(const ELFObjectFileBase &Obj, StringRef Path);
+  /// The symbol containing Addr, or nullptr.
+  const Symbol *lookup(uint64_t Addr) const {
+    auto It = llvm::upper_bound(
+        Syms, Addr, [](uint64_t A, const Symbol &S) { return A < S.Addr; });
+    if (It == Syms.begin())
+      return nullptr;
+    --It;
+    return Addr < It->End ? &*It : nullptr;
+  }
+  const Symbol *byName(StringRef Name) const {
+    auto It = Names.find(Name);
+    if (It != Names.end())
+      return &Syms[It->second];
+    It = Demangled.find(Name);
+    return It != Demangled.end() ? &Syms[It->second] : nullptr;
+  }
+  const std::vector<Symbol> &symbols() const { return Syms; }
+
+private:
+  std::vector<Symbol> Syms;
+  StringMap<size_t> Names, Demangled;
+};
+
+} // namespace
+
+Error SymbolTable::build(const ELFObjectFileBase &Obj, StringRef Path) {
+  struct Range {
+    uint64_t Begin, End;
+  };
+  std::vector<Range> Text;
+  for (const SectionRef &S : Obj.sections())
+    if (S.isText() && S.getSize())
+      Text.push_back({S.getAddress(), S.getAddress() + S.getSize()});
+  auto SectionEnd = [&](uint64_t Addr) -> uint64_t {
+    for (const Range &R : Text)
+      if (Addr >= R.Begin && Addr < R.End)
+        return R.End;
+    return Addr;
+  };
+
+  auto AddAll = [&](ELFObjectFileBase::elf_symbol_iterator_range Range) {
+    for (const ELFSymbolRef &S : Range) {
+      Expected<section_iterator> Sec = S.getSection();
+      if (!Sec) {
+        consumeError(Sec.takeError());
+        continue;
+      }
+      if (*Sec == Obj.section_end() || !(*Sec)->isText())
+        continue;
+      uint8_t Type = S.getELFType();
+      if (Type != ELF::STT_FUNC && Type != ELF::STT_NOTYPE &&
+          Type != ELF::STT_GNU_IFUNC)
+        continue;
+      Expected<StringRef> Name = S.getName();
+      Expected<uint64_t> Addr = S.getAddress();
+      if (!Name || !Addr) {
+        consumeError(Name.takeError());
+        consumeError(Addr.takeError());
+        continue;
+      }
+      bool Local = S.getBinding() == ELF::STB_LOCAL;
+      if (Name->empty() || (Local && !acceptLocalName(*Name)))
+        continue;
+      Symbol Sym;
+      Sym.Addr = *Addr;
+      Sym.Name = Name->str();
+      Sym.Rank = (Local ? 4 : 0) + (Type == ELF::STT_NOTYPE ? 2 : 0) +
+                 (Name->starts_with("_") ? 1 : 0);
+      Syms.push_back(std::move(Sym));
+    }
+  };
+  AddAll(Obj.symbols());
+  if (Syms.empty()) // Stripped: fall back to the dynamic symbols.
+    AddAll(Obj.getDynamicSymbolIterators());
+
+  // PLT entries, as BFD's synthetic NAME@plt symbols.
+  static bool TargetsReady = [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    return true;
+  }();
+  (void)TargetsReady;
+  for (const ELFPltEntry &E : Obj.getPltEntries()) {
+    if (!E.Symbol)
+      continue;
+    Expected<StringRef> Name = SymbolRef(*E.Symbol, &Obj).getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    Symbol Sym;
+    Sym.Addr = E.Address;
+    Sym.Name = (*Name + "@plt").str();
+    Sym.Rank = 3;
+    Syms.push_back(std::move(Sym));
+  }
+
+  if (Syms.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "file `%s' has no symbols", Path.str().c_str());
+  llvm::stable_sort(Syms, [](const Symbol &A, const Symbol &B) {
+    return std::tie(A.Addr, A.Rank) < std::tie(B.Addr, B.Rank);
+  });
+  // One symbol per address: the best ranked.
+  Syms.erase(
+      llvm::unique(Syms, [](const Symbol &A,
+                            const Symbol &B) { return A.Addr == B.Addr; }),
+      Syms.end());
+  for (size_t I = 0; I != Syms.size(); ++I) {
+    Symbol &S = Syms[I];
+    uint64_t SecEnd = SectionEnd(S.Addr);
+    S.End = I + 1 != Syms.size() ? Syms[I + 1].Addr : SecEnd;
+    if (S.End <= S.Addr)
+      S.End = S.Addr + 1;
+    S.Excluded =
+        is_contained({"mcount", "_mcount", "__mcount", "__mcount_internal",
+                      "_gprof_mcount", "__mcleanup"},
+                     S.Name);
+    Names.try_emplace(S.Name, I);
+    std::string D = demangle(S.Name);
+    if (D != S.Name)
+      Demangled.try_emplace(D, I);
+  }
+  return Error::success();
+}
+
+namespace {
+
+class Relocator {
+public:
+  Relocator(Profile &P, StringRef Path, const RelocateOptions &Opts)
+      : P(P), Path(Path), Opts(Opts), Symbolizer(symbolizerOptions()) {}
+  Error run();
+
+private:
+  static symbolize::LLVMSymbolizer::Options symbolizerOptions() {
+    symbolize::LLVMSymbolizer::Options O;
+    O.Demangle = false;
+    return O;
+  }
+  struct Place {
+    StrId File = 0;
+    uint64_t Line = 0;
+  };
+  /// The innermost frame's file and line at Addr.
+  Place place(uint64_t Addr);
+  FuncId function(const Symbol &S);
+  uint64_t detectBias(const Part &Pt);
+  bool inText(uint64_t Addr) const;
+  void toFunctions(Part &Pt);
+  void toAddresses(Part &Pt);
+  bool isOurObject(StrId Object);
+  SmallVector<uint64_t, 3> key(const Part &Pt, uint64_t Addr);
+
+  Profile &P;
+  StringRef Path;
+  const RelocateOptions &Opts;
+  OwningBinary<ObjectFile> Bin;
+  const ELFObjectFileBase *Obj = nullptr;
+  SymbolTable Symbols;
+  symbolize::LLVMSymbolizer Symbolizer;
+  DenseMap<uint64_t, Place> Places;
+  DenseMap<const Symbol *, FuncId> Functions;
+  DenseMap<StrId, bool> OurObjects;
+  StrId ObjectName = 0;
+};
+
+} // namespace
+
+Relocator::Place Relocator::place(uint64_t Addr) {
+  auto [It, New] = Places.try_emplace(Addr);
+  if (!New || !Opts.Lines)
+    return It->second;
+  Expected<DIInliningInfo> Info = Symbolizer.symbolizeInlinedCode(
+      *Obj, {Addr, SectionedAddress::UndefSection});
+  if (!Info) {
+    consumeError(Info.takeError());
+    return It->second;
+  }
+  if (Info->getNumberOfFrames() == 0)
+    return It->second;
+  const DILineInfo &F = Info->getFrame(0);
+  Place Pl;
+  if (F.FileName != DILineInfo::BadString)
+    Pl.File = P.Strings.intern(F.FileName);
+  Pl.Line = F.Line;
+  // The map may have grown; look the slot up again.
+  Places[Addr] = Pl;
+  return Pl;
+}
+
+FuncId Relocator::function(const Symbol &S) {
+  auto It = Functions.find(&S);
+  if (It != Functions.end())
+    return It->second;
+  StrId File = 0;
+  if (Opts.Lines) {
+    // The function's own file: the outermost frame at its entry.
+    Expected<DIInliningInfo> Info = Symbolizer.symbolizeInlinedCode(
+        *Obj, {S.Addr, SectionedAddress::UndefSection});
+    if (Info && Info->getNumberOfFrames()) {
+      const DILineInfo &F = Info->getFrame(Info->getNumberOfFrames() - 1);
+      if (F.FileName != DILineInfo::BadString)
+        File = P.Strings.intern(F.FileName);
+    } else if (!Info) {
+      consumeError(Info.takeError());
+    }
+  }
+  FuncId F = P.getOrAddFunction(ObjectName, File, P.Strings.intern(S.Name));
+  Functions[&S] = F;
+  return F;
+}
+
+bool Relocator::inText(uint64_t Addr) const {
+  for (const SectionRef &S : Obj->sections())
+    if (S.isText() && Addr >= S.getAddress() &&
+        Addr - S.getAddress() < S.getSize())
+      return true;
+  return false;
+}
+
+/// glibc >= 2.27 writes link-time addresses; older glibc and other libcs
+/// wrote runtime ones for a PIE. Their histogram starts at the runtime
+/// __executable_start, so low_pc minus its link-time value is the bias; it
+/// is taken only if every arc then lands in the program's code.
+uint64_t Relocator::detectBias(const Part &Pt) {
+  if (Obj->getEType() != ELF::ET_DYN)
+    return 0;
+  uint64_t Start = 0;
+  for (const ELFSymbolRef &S : Obj->symbols()) {
+    Expected<StringRef> Name = S.getName();
+    if (Name && *Name == "__executable_start") {
+      if (Expected<uint64_t> A = S.getAddress())
+        Start = *A;
+      else
+        consumeError(A.takeError());
+    } else if (!Name) {
+      consumeError(Name.takeError());
+    }
+  }
+  std::optional<uint64_t> Candidate;
+  if (!Pt.Histograms.empty()) {
+    uint64_t Low = Pt.Histograms.front().LowPC;
+    for (const Histogram &H : Pt.Histograms)
+      Low = std::min(Low, H.LowPC);
+    if (Low > (Start & ~uint64_t(3)))
+      Candidate = Low - (Start & ~uint64_t(3));
+  } else if (!Pt.Arcs.empty()) {
+    // Arcs only: a page-aligned bias that moves the lowest callee into the
+    // first code section.
+    uint64_t MinSelf = UINT64_MAX;
+    for (const AddressArc &A : Pt.Arcs)
+      MinSelf = std::min(MinSelf, A.SelfPC);
+    if (!inText(MinSelf) && MinSelf > Start)
+      Candidate = (MinSelf - Start) & ~uint64_t(0xfff);
+  }
+  if (!Candidate || !*Candidate)
+    return 0;
+  uint64_t Bias = *Candidate;
+  bool AllFit = all_of(Pt.Arcs, [&](const AddressArc &A) {
+    return A.FromPC >= Bias && A.SelfPC >= Bias && inText(A.FromPC - Bias) &&
+           inText(A.SelfPC - Bias);
+  });
+  bool LinkTimeFit = all_of(Pt.Arcs, [&](const AddressArc &A) {
+    return inText(A.FromPC) && inText(A.SelfPC);
+  });
+  if (!AllFit || (LinkTimeFit && !Pt.Arcs.empty()))
+    return 0;
+  Opts.Note(Path +
+            ": the profile holds runtime addresses of a PIE; "
+            "removing the load bias 0x" +
+            Twine::utohexstr(Bias));
+  return Bias;
+}
+
+SmallVector<uint64_t, 3> Relocator::key(const Part &Pt, uint64_t Addr) {
+  // [positions..., SourceFile] with positions Instr (and Line).
+  Place Pl = place(Addr);
+  SmallVector<uint64_t, 3> K;
+  for (PositionKind Kind : Pt.positions())
+    K.push_back(Kind == PositionKind::Line ? Pl.Line : Addr);
+  K.push_back(Pl.File);
+  return K;
+}
+
+void Relocator::toFunctions(Part &Pt) {
+  if (Pt.functions().empty()) {
+    if (Opts.Lines)
+      Pt.setPositions({PositionKind::Instr, PositionKind::Line});
+    else
+      Pt.setPositions({PositionKind::Instr});
+  }
+  uint64_t Bias = detectBias(Pt);
+
+  // Histogram bins become self costs, split between the symbols a bin
+  // overlaps (in gprof's 2-byte units) in proportion to the overlap.
+  for (const Histogram &H : Pt.Histograms) {
+    if (H.Bins.empty() || H.LowPC < Bias)
+      continue;
+    std::string EventName = H.Dimension.empty() ? "samples" : H.Dimension;
+    unsigned Column = P.getOrAddEvent(EventName);
+    if (P.events()[Column].LongName.empty())
+      P.setEventLongName(Column, EventName + ", as histogram samples at " +
+                                     std::to_string(H.Rate) + " per " +
+                                     (H.Abbrev ? std::string(1, H.Abbrev)
+                                               : std::string("unit")));
+    uint64_t LowU = (H.LowPC - Bias) / 2;
+    double Scale = double((H.HighPC - H.LowPC) / 2) / double(H.Bins.size());
+    SmallVector<uint64_t, 4> Values(Column + 1, 0);
+    for (size_t I = 0; I != H.Bins.size(); ++I) {
+      uint64_t Count = H.Bins[I];
+      if (!Count)
+        continue;
+      uint64_t BinLo = LowU + uint64_t(Scale * double(I));
+      uint64_t BinHi = LowU + uint64_t(Scale * double(I + 1));
+      if (BinHi <= BinLo)
+        continue;
+      uint64_t Width = BinHi - BinLo, Cum = 0, Given = 0;
+      const std::vector<Symbol> &Syms = Symbols.symbols();
+      auto S = llvm::partition_point(
+          Syms, [&](const Symbol &Sym) { return Sym.End / 2 <= BinLo; });
+      for (; S != Syms.end() && S->Addr / 2 < BinHi; ++S) {
+        uint64_t Lo = std::max(BinLo, S->Addr / 2);
+        uint64_t Hi = std::min(BinHi, S->End / 2);
+        if (Hi <= Lo)
+          continue;
+        Cum += Hi - Lo;
+        // Cumulative rounding keeps the bin's total exact.
+        uint64_t Upto = uint64_t(((unsigned __int128)Count * Cum * 2 + Width) /
+                                 (2 * Width));
+        uint64_t Share = Upto - Given;
+        Given = Upto;
+        if (Share && !S->Excluded) {
+          FunctionData &FD = Pt.getOrCreate(function(*S));
+          Values[Column] = Share;
+          if (!FD.Self.add(key(Pt, std::max(BinLo * 2, S->Addr)), Values))
+            Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
+        }
+      }
+    }
+  }
+
+  // Arcs become call rows; arcs whose ends are in no symbol are dropped, as
+  // gprof drops them.
+  uint64_t Dropped = 0;
+  for (const AddressArc &A : Pt.Arcs) {
+    const Symbol *From =
+        A.FromPC >= Bias ? Symbols.lookup(A.FromPC - Bias) : nullptr;
+    const Symbol *To =
+        A.SelfPC >= Bias ? Symbols.lookup(A.SelfPC - Bias) : nullptr;
+    if (!From || !To || From->Excluded || To->Excluded) {
+      ++Dropped;
+      continue;
+    }
+    FuncId Callee = function(*To);
+    FunctionData &FD = Pt.getOrCreate(function(*From));
+    SmallVector<uint64_t, 8> K = key(Pt, A.FromPC - Bias);
+    K.push_back(Callee);
+    SmallVector<uint64_t, 3> T = key(Pt, A.SelfPC - Bias);
+    K.append(T.begin(), T.end() - 1); // The target's positions.
+    uint64_t V[] = {A.Count};
+    if (!FD.Calls.add(K, V))
+      Opts.Warn(Path + ": a call count overflows 64 bits; saturated");
+  }
+  if (Dropped)
+    Opts.Note(Path + ": " + Twine(Dropped) +
+              " arcs with an end in no function of the program were "
+              "dropped (as gprof drops them)");
+}
+
+bool Relocator::isOurObject(StrId Object) {
+  if (Object == 0 || Object == ObjectName)
+    return true;
+  auto [It, New] = OurObjects.try_emplace(Object, false);
+  if (New) {
+    StringRef O = P.Strings.str(Object);
+    bool Same = false;
+    if (sys::fs::equivalent(O, Path, Same))
+      Same = sys::path::filename(O) == sys::path::filename(Path);
+    It->second = Same;
+  }
+  return It->second;
+}
+
+void Relocator::toAddresses(Part &Pt) {
+  RowLayout L = Pt.layout();
+  std::optional<size_t> InstrIndex;
+  for (size_t I = 0; I != Pt.positions().size(); ++I)
+    if (Pt.positions()[I] == PositionKind::Instr)
+      InstrIndex = I;
+  // The address of a call's end: the recorded instruction address if it is
+  // inside the function the profile names, else the function's symbol.
+  uint64_t Unknown = 0, Moved = 0;
+  auto Resolve = [&](FuncId F, ArrayRef<uint64_t> Pos,
+                     std::optional<uint64_t> &Out) {
+    // callgrind names recursion levels NAME'2, NAME'3, ...
+    StringRef Name = P.functionName(F);
+    auto [Base, Level] = Name.rsplit('\'');
+    if (!Level.empty() && all_of(Level, isDigit))
+      Name = Base;
+    const Symbol *ByName = Symbols.byName(Name);
+    if (InstrIndex && Pos[*InstrIndex]) {
+      const Symbol *ByAddr = Symbols.lookup(Pos[*InstrIndex]);
+      if (ByAddr && (!ByName || ByAddr == ByName)) {
+        Out = Pos[*InstrIndex];
+        return;
+      }
+      ++Moved;
+    }
+    if (ByName)
+      Out = ByName->Addr;
+  };
+  for (const FunctionData &FD : Pt.functions()) {
+    if (!isOurObject(P.function(FD.Id).Object))
+      continue;
+    for (const Row &R : FD.Calls) {
+      FuncId Callee = L.callee(R);
+      if (!isOurObject(P.function(Callee).Object))
+        continue;
+      std::optional<uint64_t> From, To;
+      Resolve(FD.Id, L.position(R), From);
+      Resolve(Callee, L.callTarget(R), To);
+      if (!From || !To) {
+        ++Unknown;
+        continue;
+      }
+      if (R.value(0))
+        Pt.Arcs.push_back({*From, *To, R.value(0)});
+    }
+  }
+  if (Moved)
+    Opts.Note(Path + ": " + Twine(Moved) +
+              " call addresses were not inside the named function; used the "
+              "symbol table's address instead");
+  if (Unknown)
+    Opts.Warn(Path + ": " + Twine(Unknown) +
+              " calls between functions not in the symbol table were "
+              "dropped");
+}
+
+Error Relocator::run() {
+  Expected<OwningBinary<ObjectFile>> B = ObjectFile::createObjectFile(Path);
+  if (!B) {
+    consumeError(B.takeError());
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: not in executable format",
+                             Path.str().c_str());
+  }
+  Bin = std::move(*B);
+  Obj = dyn_cast<ELFObjectFileBase>(Bin.getBinary());
+  if (!Obj)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: not in executable format",
+                             Path.str().c_str());
+  if (Error E = Symbols.build(*Obj, Path))
+    return E;
+  ObjectName = P.Strings.intern(Path);
+  unsigned Size = Obj->getBytesInAddress();
+  bool Big = !Obj->isLittleEndian();
+
+  for (auto &Pt : P.parts()) {
+    if (Pt->AddressSize && (Pt->AddressSize != Size || Pt->BigEndian != Big))
+      Opts.Warn(Path + ": the profile was read as " +
+                Twine(Pt->AddressSize * 8) + "-bit " +
+                (Pt->BigEndian ? "big" : "little") +
+                "-endian, but the program is " + Twine(Size * 8) + "-bit " +
+                (Big ? "big" : "little") + "-endian");
+    bool HasAddresses = !Pt->Histograms.empty() || !Pt->Arcs.empty();
+    if (HasAddresses)
+      toFunctions(*Pt);
+    else
+      toAddresses(*Pt);
+    Pt->AddressSize = Size;
+    Pt->BigEndian = Big;
+    if (!Pt->finalize())
+      Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
+  }
+  return Error::success();
+}
+
+Error profkit::relocate(Profile &P, StringRef BinaryPath,
+                        const RelocateOptions &Opts) {
+  return Relocator(P, BinaryPath, Opts).run();
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# roundtrip.sh PROFKIT-OPT IN
+# Checks that IN survives profkit: the IR of `profkit-opt IN -o IN.pk` equals
+# the IR of IN, and IN gzip-compressed through stdin reads to the same IR.
+# Leaves IN.ir and IN.pk for further checks. Exits non-zero on a difference.
+set -euo pipefail
+opt=$1 in=$2
+"$opt" "$in" -print-ir >"$in.ir"
+"$opt" "$in" -o "$in.pk"
+"$opt" "$in.pk" -print-ir >"$in.pk.ir"
+diff -u "$in.ir" "$in.pk.ir"
+gzip -c "$in" | "$opt" - -print-ir >"$in.gz.ir"
+diff -u "$in.ir" "$in.gz.ir"
