@@ -81,9 +81,6 @@ Expected<FilterPass> FilterPass::create(const PassParams &Params,
     return std::move(E);
   if (Error E = parseThreshold(Params, "min-inclusive", O.MinInclusive))
     return std::move(E);
-  if (O.MinInclusive.Set && !PROFKIT_HAVE_INCLUSIVE_COST)
-    return Params.invalid("min-inclusive",
-                          "this build lacks the InclusiveCost library");
   return F;
 }
 

@@ -14,18 +14,8 @@ InclusiveCost InclusiveCostAnalysis::run(Profile &P, ProfileAnalysisManager &) {
   return InclusiveCost::compute(P);
 }
 
-#if !PROFKIT_HAVE_INCLUSIVE_COST
-InclusiveCost InclusiveCost::compute(const Profile &) {
-  report_fatal_error("the InclusiveCost library is not merged yet");
-}
-#endif
-
 Expected<InclusivePass> InclusivePass::create(const PassParams &Params,
                                               PassContext &) {
-  if (!PROFKIT_HAVE_INCLUSIVE_COST)
-    return createStringError(inconvertibleErrorCode(),
-                             "pass 'inclusive' needs the InclusiveCost "
-                             "library, which this build lacks");
   InclusivePass I;
   I.Params = Params;
   I.Print = Params.getFlag("print");

@@ -13,28 +13,7 @@
 
 #include "profkit/Passes/PassBuilder.h"
 
-// Until the InclusiveCost library is merged into main, this branch builds
-// without it, and the inclusive-cost analysis reports that it is missing.
-#if __has_include("profkit/Analysis/InclusiveCost.h")
 #include "profkit/Analysis/InclusiveCost.h"
-#define PROFKIT_HAVE_INCLUSIVE_COST 1
-#else
-#define PROFKIT_HAVE_INCLUSIVE_COST 0
-namespace profkit {
-/// The interface this file uses of profkit/Analysis/InclusiveCost.h.
-class InclusiveCost {
-public:
-  static InclusiveCost compute(const Profile &P);
-  size_t numFunctions() const { return 0; }
-  size_t numEvents() const { return 0; }
-  llvm::ArrayRef<uint64_t> self(FuncId) const { return {}; }
-  llvm::ArrayRef<uint64_t> inclusive(FuncId) const { return {}; }
-  bool hasCallers(FuncId) const { return false; }
-  unsigned partsWithData(FuncId) const { return 0; }
-  llvm::ArrayRef<uint64_t> total() const { return {}; }
-};
-} // namespace profkit
-#endif
 
 namespace profkit {
 
