@@ -171,8 +171,9 @@ Expected<PreservedAnalyses> EvalEventsPass::run(Profile &P,
       M.Func.push_back(F);
     bool Negative = false;
     M.Costs = [&](ArrayRef<uint64_t> In, SmallVectorImpl<uint64_t> &Out) {
+      size_t Base = Out.size(); // A call row's count comes first.
       Out.append(In.begin(), In.end());
-      Out.resize(Col, 0);
+      Out.resize(Base + Col, 0);
       uint64_t V = 0;
       if (!Prog.eval(In, V)) {
         Negative = true;

@@ -30,7 +30,8 @@ struct RowMap {
   /// Destination event column -> source column, or -1 for a zero. Empty:
   /// the identity.
   std::vector<int> Events;
-  /// If set, computes a row's costs instead of Events (Out starts empty);
+  /// If set, computes a row's costs instead of Events, appending them to
+  /// Out (which holds a call row's count already);
   /// returns false to fail (negative or overflowing derived cost).
   std::function<bool(llvm::ArrayRef<uint64_t> In,
                      llvm::SmallVectorImpl<uint64_t> &Out)>
