@@ -11,9 +11,14 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/IRPrinter.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Passes/PassBuilder.h"
+#include "profkit/Passes/PassPlugin.h"
 #include "profkit/Support/OutputFile.h"
 #include "profkit/Transforms/Relocate.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/PassTimingInfo.h"
+#include "llvm/IR/PrintPasses.h"
+#include "llvm/Pass.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -25,7 +30,13 @@ using namespace llvm;
 
 static cl::OptionCategory Category("profkit-opt options");
 
-static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
+// Defined in libLLVM, like -print-before/-print-after[-all] and -time-passes,
+// which profkit-opt uses as they are.
+namespace llvm {
+extern cl::opt<bool> PrintPipelinePasses;
+}
+
+static cl::list<std::string> Inputs(cl::Positional, cl::ZeroOrMore,
                                     cl::desc("<input profiles>"),
                                     cl::cat(Category));
 static cl::opt<std::string> OutputPath("o",
@@ -44,6 +55,18 @@ static cl::opt<bool>
     DisableOutput("disable-output",
                   cl::desc("Read and transform, but write nothing"),
                   cl::cat(Category));
+static cl::opt<bool> PrintPasses("print-passes",
+                                 cl::desc("Print every pass and analysis, "
+                                          "with its parameters, and exit"),
+                                 cl::cat(Category));
+static cl::opt<bool>
+    DebugPM("debug-pass-manager",
+            cl::desc("Print each pass and analysis as it runs"),
+            cl::cat(Category));
+static cl::list<std::string>
+    PassPlugins("load-pass-plugin",
+                cl::desc("Load a pass plugin (a shared library)"),
+                cl::value_desc("lib.so"), cl::cat(Category));
 static cl::opt<std::string> Passes("passes",
                                    cl::desc("The pass pipeline to run"),
                                    cl::value_desc("pipeline"),
@@ -109,11 +132,43 @@ static void printVersion(raw_ostream &OS) {
 
 /// Reads, transforms and writes. Returns instead of exiting, so that a
 /// failed run discards its temporary output file.
-static Error run(const FormatInfo *Writer) {
-  ReadOptions RO;
-  RO.Warn = warn;
-  RO.Note = note;
-  RO.Binary = Binary;
+static void printIRDump(StringRef When, StringRef PassID, const Any &IR) {
+  if (const Profile *P = unwrapProfile(IR)) {
+    errs() << "; *** IR Dump " << When << ' ' << PassID << " ***\n";
+    printIR(*P, errs());
+  }
+}
+
+static StringRef unitName(const Any &IR) {
+  const Profile *P = unwrapProfile(IR);
+  return P && !P->SourceName.empty() ? StringRef(P->SourceName) : "<profile>";
+}
+
+static void registerInstrumentation(PassInstrumentationCallbacks &PIC) {
+  PIC.registerBeforeNonSkippedPassCallback([](StringRef PassID, Any IR) {
+    if (DebugPM)
+      errs() << "Running pass: " << PassID << " on " << unitName(IR) << '\n';
+    if (shouldPrintBeforeAll() || shouldPrintBeforePass(PassID))
+      printIRDump("Before", PassID, IR);
+  });
+  PIC.registerAfterPassCallback(
+      [](StringRef PassID, Any IR, const PreservedAnalyses &) {
+        if (shouldPrintAfterAll() || shouldPrintAfterPass(PassID))
+          printIRDump("After", PassID, IR);
+      });
+  if (!DebugPM)
+    return;
+  PIC.registerBeforeAnalysisCallback([](StringRef Name, Any IR) {
+    errs() << "Running analysis: " << Name << " on " << unitName(IR) << '\n';
+  });
+  PIC.registerAnalysisInvalidatedCallback([](StringRef Name, Any IR) {
+    errs() << "Invalidating analysis: " << Name << " on " << unitName(IR)
+           << '\n';
+  });
+}
+
+static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
+                 const ReadOptions &RO) {
   Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), RO);
   if (!P)
     return P.takeError();
@@ -125,6 +180,15 @@ static Error run(const FormatInfo *Writer) {
     if (Error E = relocate(**P, Binary, RelOpts))
       return E;
   }
+
+  PassInstrumentationCallbacks PIC;
+  registerInstrumentation(PIC);
+  TimePassesHandler Timing(TimePassesIsEnabled);
+  Timing.registerCallbacks(PIC);
+  ProfileAnalysisManager AM(&PIC);
+  if (Expected<PreservedAnalyses> PA = PM.run(**P, AM, &PIC); !PA)
+    return PA.takeError();
+  Timing.print();
   if (DisableOutput)
     return Error::success();
 
@@ -152,6 +216,15 @@ static Error run(const FormatInfo *Writer) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ToolName = sys::path::filename(argv[0]);
+  // Options libLLVM defines that profkit-opt implements for profiles.
+  for (const char *Name :
+       {"print-after-all", "print-before-all", "print-before", "print-after",
+        "time-passes", "print-pipeline-passes"}) {
+    auto &Opts = cl::getRegisteredOptions();
+    auto It = Opts.find(Name);
+    if (It != Opts.end())
+      It->second->addCategory(Category);
+  }
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
   std::string Formats;
@@ -165,12 +238,45 @@ int main(int argc, char **argv) {
       argc, argv,
       "profkit-opt: read profiles, run a pass pipeline, write a profile\n");
 
-  if (!Passes.empty())
-    fail("unknown pass name '" +
-         StringRef(Passes).split(',').first.split('<').first + "'");
+  for (const std::string &Path : PassPlugins) {
+    Expected<PassPlugin> Plugin = PassPlugin::load(Path);
+    if (!Plugin)
+      fail(Plugin.takeError());
+    Plugin->registerCallbacks(profkit::PassRegistry::get());
+  }
+  if (PrintPasses) {
+    profkit::PassRegistry::get().print(outs());
+    return 0;
+  }
+
+  PassContext Ctx;
+  Ctx.Read.Warn = warn;
+  Ctx.Read.Note = note;
+  Ctx.Read.Binary = Binary;
+  Ctx.Warn = warn;
   if (Inputs.size() > 1)
-    fail(Twine(Inputs.size()) +
-         " inputs given, but the pipeline has no 'merge' pass to combine them");
+    Ctx.ExtraInputs.assign(Inputs.begin() + 1, Inputs.end());
+  ProfilePassManager PM;
+  if (Error E = parsePassPipeline(PM, Passes, Ctx))
+    fail(std::move(E));
+  if (PrintPipelinePasses) {
+    PM.printPipeline(outs());
+    outs() << '\n';
+    return 0;
+  }
+  if (Inputs.empty()) {
+    errs() << ToolName
+           << ": Not enough positional command line arguments specified!\n";
+    return 1;
+  }
+  if (Inputs.size() > 1 &&
+      (PM.empty() || PM.passes().front()->name() != "merge")) {
+    bool HasMerge = any_of(
+        PM.passes(), [](const auto &Pass) { return Pass->name() == "merge"; });
+    fail(Twine(Inputs.size()) + " inputs given, but the pipeline " +
+         (HasMerge ? "does not start with 'merge'" : "has no 'merge' pass") +
+         " to combine them");
+  }
 
   const FormatInfo *Writer = nullptr;
   if (!PrintIR && !DisableOutput) {
@@ -180,7 +286,7 @@ int main(int argc, char **argv) {
            ")");
   }
 
-  if (Error E = run(Writer))
+  if (Error E = run(Writer, PM, Ctx.Read))
     fail(std::move(E));
   return 0;
 }
