@@ -1,5 +1,4 @@
-//===- Demangle.h - The demangle pass ----------------------------*- C++
-//-*-===//
+//===- Demangle.h - The demangle pass --------------------------*- C++ -*-===//
 //
 // See PassRegistry.def and docs/Passes.md for what it does.
 //

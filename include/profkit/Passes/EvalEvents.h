@@ -1,5 +1,4 @@
-//===- EvalEvents.h - The eval-events pass -----------------------*- C++
-//-*-===//
+//===- EvalEvents.h - The eval-events pass ---------------------*- C++ -*-===//
 //
 // See PassRegistry.def and docs/Passes.md for what it does.
 //

@@ -1,5 +1,4 @@
-//===- Filter.h - The filter pass --------------------------------*- C++
-//-*-===//
+//===- Filter.h - The filter pass ------------------------------*- C++ -*-===//
 //
 // See PassRegistry.def and docs/Passes.md for what it does.
 //

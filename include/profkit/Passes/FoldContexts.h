@@ -1,5 +1,4 @@
-//===- FoldContexts.h - The fold-contexts pass -------------------*- C++
-//-*-===//
+//===- FoldContexts.h - The fold-contexts pass -----------------*- C++ -*-===//
 //
 // See PassRegistry.def and docs/Passes.md for what it does.
 //

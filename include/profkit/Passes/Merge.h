@@ -1,5 +1,4 @@
-//===- Merge.h - The merge pass ----------------------------------*- C++
-//-*-===//
+//===- Merge.h - The merge pass --------------------------------*- C++ -*-===//
 //
 // See PassRegistry.def and docs/Passes.md for what it does.
 //

@@ -1,5 +1,4 @@
-//===- Rename.h - The rename pass --------------------------------*- C++
-//-*-===//
+//===- Rename.h - The rename pass ------------------------------*- C++ -*-===//
 //
 // See PassRegistry.def and docs/Passes.md for what it does.
 //

@@ -1,5 +1,4 @@
-//===- SelectEvents.h - The select-events pass -------------------*- C++
-//-*-===//
+//===- SelectEvents.h - The select-events pass -----------------*- C++ -*-===//
 //
 // See PassRegistry.def and docs/Passes.md for what it does.
 //

@@ -1,5 +1,4 @@
-//===- StripLines.h - The strip-lines pass -----------------------*- C++
-//-*-===//
+//===- StripLines.h - The strip-lines pass ---------------------*- C++ -*-===//
 //
 // See PassRegistry.def and docs/Passes.md for what it does.
 //
