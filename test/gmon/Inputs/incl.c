@@ -1,0 +1,48 @@
+/* For the inclusive-cost test: time spent at every level, a leaf called from
+   several callers and call sites, a 2-cycle that does work of its own and
+   calls out, and direct recursion. The argument scales the work. */
+#include <stdlib.h>
+
+volatile unsigned long Sink;
+
+void burn(unsigned long N) {
+  unsigned long X = 0;
+  for (unsigned long I = 0; I < N; ++I)
+    X += I * I ^ (X >> 3);
+  Sink += X;
+}
+
+void leaf(int I) { burn(30000 + I); }
+
+int cyc_b(int N);
+int cyc_a(int N) {
+  burn(40000);
+  return N > 0 ? cyc_b(N - 1) : 0;
+}
+int cyc_b(int N) {
+  leaf(N);
+  return N > 0 ? cyc_a(N - 1) + 1 : 0;
+}
+
+int rec(int N) {
+  burn(20000);
+  return N > 0 ? rec(N - 1) : 0;
+}
+
+void mid(int I) {
+  leaf(I);
+  leaf(I + 1);
+  burn(10000);
+}
+
+int main(int argc, char **argv) {
+  int Scale = argc > 1 ? atoi(argv[1]) : 1;
+  for (int I = 0; I < 20 * Scale; ++I)
+    leaf(I);
+  for (int I = 0; I < 10 * Scale; ++I)
+    mid(I);
+  for (int I = 0; I < 2 * Scale; ++I)
+    cyc_a(6);
+  rec(10 * Scale);
+  return 0;
+}
