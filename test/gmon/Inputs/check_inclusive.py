@@ -9,9 +9,13 @@ only), so they must carry 0. Every gprof arc must be there with its count.
 
 usage: check_inclusive.py GPROF_B_OUTPUT PROFKIT_IR (after strip-lines)
 """
+import os
 import re
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ir_rows import function_rows  # noqa: E402
 
 
 def gprof_arcs(path):
@@ -45,12 +49,7 @@ def gprof_arcs(path):
 
 def profkit_calls(path):
     calls = defaultdict(lambda: [0, 0])
-    fn = None
-    for line in open(path):
-        m = re.match(r'^  function "([^"]*)"', line)
-        if m:
-            fn = m.group(1)
-            continue
+    for fn, line in function_rows(path):
         m = re.match(r'^    call .* -> "([^"]*)".*: calls=(\d+) inclusive (\d+)', line)
         if m:
             c = calls[(fn, m.group(1))]

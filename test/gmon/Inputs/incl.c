@@ -1,16 +1,8 @@
 /* For the inclusive-cost test: time spent at every level, a leaf called from
    several callers and call sites, a 2-cycle that does work of its own and
    calls out, and direct recursion. The argument scales the work. */
+#include "burn.h"
 #include <stdlib.h>
-
-volatile unsigned long Sink;
-
-void burn(unsigned long N) {
-  unsigned long X = 0;
-  for (unsigned long I = 0; I < N; ++I)
-    X += I * I ^ (X >> 3);
-  Sink += X;
-}
 
 void leaf(int I) { burn(30000 + I); }
 
