@@ -2,8 +2,10 @@
 """Compares the inclusive cost of profkit's relocated call rows with gprof's
 call graph: for every arc gprof prints under a function (a child line), the
 arc's self + children seconds must equal the inclusive samples profkit gave
-the calls between the two functions, divided by the sampling rate, within
-gprof's rounding (two columns of 0.01 s, and profkit's integer samples).
+the calls between the two functions, times the seconds per sample, within
+two samples: gprof prints two columns rounded to 0.01 s, profkit rounds to
+whole samples, and a bin straddling two functions is split into fractions by
+gprof but into whole samples by profkit.
 Calls inside a cycle and direct recursion carry nothing in gprof (count
 only), so they must carry 0. Every gprof arc must be there with its count.
 
@@ -69,7 +71,8 @@ def main():
             bad += 1
             continue
         ours_secs = ours[1] * per_sample
-        ok = ours[0] == count and abs(ours_secs - secs) <= 1.5 * 0.01 + 1e-9
+        ok = (ours[0] == count
+              and abs(ours_secs - secs) <= 2 * per_sample + 1e-9)
         print("%s %s -> %s: calls %d/%d, inclusive %.3f s, gprof %.2f s" %
               ("ok " if ok else "BAD", arc[0], arc[1], ours[0], count,
                ours_secs, secs))

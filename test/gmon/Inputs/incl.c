@@ -1,14 +1,20 @@
-/* For the inclusive-cost test: time spent at every level, a leaf called from
-   several callers and call sites, a 2-cycle that does work of its own and
-   calls out, and direct recursion. The argument scales the work. */
+/* For the inclusive-cost test: a leaf called from several callers and call
+   sites, a 2-cycle and a directly recursive function that take time of their
+   own (spin) and call out. The argument scales the work. */
 #include "burn.h"
 #include <stdlib.h>
+
+/* Time of the caller's own, inlined into it. */
+#define spin(N)                                                                \
+  for (unsigned long I_ = 0; I_ < (N); ++I_)                                   \
+  Sink += I_
 
 void leaf(int I) { burn(30000 + I); }
 
 int cyc_b(int N);
 int cyc_a(int N) {
-  burn(40000);
+  spin(30000);
+  burn(20000);
   return N > 0 ? cyc_b(N - 1) : 0;
 }
 int cyc_b(int N) {
@@ -17,14 +23,15 @@ int cyc_b(int N) {
 }
 
 int rec(int N) {
-  burn(20000);
+  spin(20000);
+  burn(10000);
   return N > 0 ? rec(N - 1) : 0;
 }
 
 void mid(int I) {
   leaf(I);
   leaf(I + 1);
-  burn(10000);
+  spin(10000);
 }
 
 int main(int argc, char **argv) {
