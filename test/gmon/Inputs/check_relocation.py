@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # No __pycache__ in the source tree.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ir_rows import function_rows  # noqa: E402
 
