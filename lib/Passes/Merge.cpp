@@ -2,12 +2,15 @@
 //
 // Every input is copied into a new profile: strings and events by name,
 // functions by (object, file, name) after path normalisation, rows summed
-// by key. Inputs after the first are read one at a time, so memory holds the
-// merged profile and one input.
+// by key. Address-level data (gmon.out histograms, arcs, basic-block counts)
+// of folded parts is combined as `gprof -s` combines runs. Inputs after the
+// first are read one at a time, so memory holds the merged profile and one
+// input.
 //
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Passes/Merge.h"
+#include "profkit/Formats/Gmon.h"
 #include "profkit/Passes/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
@@ -38,6 +41,8 @@ public:
   [[nodiscard]] bool add(const Profile &Src);
   [[nodiscard]] bool finish();
   Profile Out;
+  /// Why add() failed, when not an overflow.
+  std::optional<std::string> Failure;
 
 private:
   std::string normalize(StringRef Path) const {
@@ -118,11 +123,23 @@ bool Merger::add(const Profile &Src) {
       Folded->Totals.reset();
       Folded->Summary = Summary;
     } else {
-      Folded->Histograms.insert(Folded->Histograms.end(),
-                                Pt->Histograms.begin(), Pt->Histograms.end());
-      Folded->Arcs.insert(Folded->Arcs.end(), Pt->Arcs.begin(), Pt->Arcs.end());
-      Folded->Blocks.insert(Folded->Blocks.end(), Pt->Blocks.begin(),
-                            Pt->Blocks.end());
+      // As gprof -s: histograms of the same range summed bin by bin
+      // (gprof's rules and messages), arcs with the same ends and blocks at
+      // the same address summed.
+      for (const Histogram &H : Pt->Histograms) {
+        bool Saturated = false;
+        if (Error E = addHistogram(Folded->Histograms, H, Saturated)) {
+          Failure = Src.SourceName +
+                    ": cannot merge its histogram: " + toString(std::move(E));
+          return false;
+        }
+        Ok &= !Saturated;
+      }
+      Ok &= addArcs(Folded->Arcs, Pt->Arcs);
+      Ok &= addBlocks(Folded->Blocks, Pt->Blocks);
+      if (!Folded->AddressSize)
+        std::tie(Folded->AddressSize, Folded->BigEndian) =
+            std::tie(Pt->AddressSize, Pt->BigEndian);
       if (Folded->Summary && Summary) {
         Folded->Summary->resize(Out.events().size());
         for (size_t I = 0; I != Summary->size(); ++I)
@@ -164,16 +181,25 @@ Expected<PreservedAnalyses> MergePass::run(Profile &P,
   std::vector<std::string> Inputs = std::move(Ctx->ExtraInputs);
   Ctx->ExtraInputs.clear();
   Merger M(FoldParts, StripPath.get(), Basename);
+  auto Failed = [&] {
+    return M.Failure ? createStringError(inconvertibleErrorCode(),
+                                         "merge: " + *M.Failure)
+                     : overflowError(name());
+  };
   if (!M.add(P))
-    return overflowError(name());
+    return Failed();
   // The first input is no longer needed: free it before reading the next.
   P = Profile();
   for (const std::string &Path : Inputs) {
     Expected<std::unique_ptr<Profile>> Q = readProfile(Path, Ctx->Read);
     if (!Q)
       return Q.takeError();
+    // Inputs get what the first one got before the pipeline (-binary).
+    if (Ctx->AfterRead)
+      if (Error E = Ctx->AfterRead(**Q))
+        return E;
     if (!M.add(**Q))
-      return overflowError(name());
+      return Failed();
   }
   if (!M.finish())
     return overflowError(name());

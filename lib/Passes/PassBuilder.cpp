@@ -8,6 +8,7 @@
 #include "profkit/Passes/FoldContexts.h"
 #include "profkit/Passes/Inclusive.h"
 #include "profkit/Passes/Merge.h"
+#include "profkit/Passes/Relocate.h"
 #include "profkit/Passes/Rename.h"
 #include "profkit/Passes/SelectEvents.h"
 #include "profkit/Passes/StripLines.h"

@@ -97,8 +97,9 @@ static cl::opt<bool> WebgrindScale(
 static cl::opt<std::string>
     Binary("binary",
            cl::desc("The program the profile belongs to: gmon.out address "
-                    "size and byte order; relocate addresses to functions "
-                    "(and functions to addresses) against its symbols"),
+                    "size and byte order; relocates every input against its "
+                    "symbols as it is read, unless the pipeline has a "
+                    "relocate pass (whose binary= it then defaults)"),
            cl::value_desc("program"), cl::cat(Category));
 static cl::opt<std::string>
     GmonFormat("gmon-format", cl::init("gnu"),
@@ -168,18 +169,14 @@ static void registerInstrumentation(PassInstrumentationCallbacks &PIC) {
 }
 
 static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
-                 const ReadOptions &RO) {
-  Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), RO);
+                 const PassContext &Ctx) {
+  Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), Ctx.Read);
   if (!P)
     return P.takeError();
-  // Until the pipeline has a `relocate` pass, -binary relocates after reading.
-  if (!Binary.empty()) {
-    RelocateOptions RelOpts;
-    RelOpts.Warn = warn;
-    RelOpts.Note = note;
-    if (Error E = relocate(**P, Binary, RelOpts))
+  // `merge` does the same for the other inputs.
+  if (Ctx.AfterRead)
+    if (Error E = Ctx.AfterRead(**P))
       return E;
-  }
 
   PassInstrumentationCallbacks PIC;
   registerInstrumentation(PIC);
@@ -254,6 +251,7 @@ int main(int argc, char **argv) {
   Ctx.Read.Note = note;
   Ctx.Read.Binary = Binary;
   Ctx.Warn = warn;
+  Ctx.Note = note;
   if (Inputs.size() > 1)
     Ctx.ExtraInputs.assign(Inputs.begin() + 1, Inputs.end());
   ProfilePassManager PM;
@@ -278,6 +276,19 @@ int main(int argc, char **argv) {
          " to combine them");
   }
 
+  // -binary without a `relocate` pass relocates every input as it is read,
+  // before the pipeline runs; with one, the pass does it (its binary=
+  // defaults to -binary). Either way -binary gives gmon.out's address layout.
+  if (!Binary.empty() && none_of(PM.passes(), [](const auto &Pass) {
+        return Pass->name() == "relocate";
+      }))
+    Ctx.AfterRead = [](Profile &P) {
+      RelocateOptions RelOpts;
+      RelOpts.Warn = warn;
+      RelOpts.Note = note;
+      return relocate(P, Binary, RelOpts);
+    };
+
   const FormatInfo *Writer = nullptr;
   if (!PrintIR && !DisableOutput) {
     Writer = findFormat(OutputFormat);
@@ -286,7 +297,7 @@ int main(int argc, char **argv) {
            ")");
   }
 
-  if (Error E = run(Writer, PM, Ctx.Read))
+  if (Error E = run(Writer, PM, Ctx))
     fail(std::move(E));
   return 0;
 }

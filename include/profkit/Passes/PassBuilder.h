@@ -82,6 +82,11 @@ struct PassContext {
   std::vector<std::string> ExtraInputs;
   ReadOptions Read;
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
+  std::function<void(const llvm::Twine &)> Note = [](const llvm::Twine &) {};
+  /// Run on every input right after it is read, before passes see it: the
+  /// tool on the first input, `merge` on the others. profkit-opt sets it to
+  /// relocate against -binary when the pipeline has no `relocate` pass.
+  std::function<llvm::Error(Profile &)> AfterRead;
 };
 
 /// Base of passes with parameters: keeps them for printPipeline().
