@@ -77,6 +77,18 @@ TEST(RowTable, DisjointRunsStayAsTheyAre) {
             std::vector<uint64_t>{3});
 }
 
+TEST(RowTable, RunsThatTouchAreMerged) {
+  RowTable T(2, /*RunWord=*/1);
+  ASSERT_TRUE(T.add({10, 1}, {1}));
+  ASSERT_TRUE(T.add({20, 1}, {1}));
+  ASSERT_TRUE(T.add({5, 2}, {1}));
+  ASSERT_TRUE(T.add({20, 1}, {4})); // Starts where the first run ended.
+  ASSERT_TRUE(T.finalize());
+  Rows R = collect(T);
+  EXPECT_EQ(R.size(), 3u);
+  EXPECT_EQ(R[(std::vector<uint64_t>{20, 1})], std::vector<uint64_t>{5});
+}
+
 TEST(RowTable, OverlappingRunsAreMerged) {
   RowTable T(2, /*RunWord=*/1);
   ASSERT_TRUE(T.add({10, 1}, {1}));
@@ -144,12 +156,14 @@ TEST(RowTable, RepeatedKeysUseBoundedMemory) {
   EXPECT_EQ(R[{10}], std::vector<uint64_t>{100000});
 }
 
-TEST(RowTable, MatchesAReferenceMapOnRandomInput) {
+class RandomRows : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(RandomRows, MatchReferenceMap) {
   std::mt19937_64 Rng(42);
-  RowTable T(2);
+  RowTable T(2, /*RunWord=*/GetParam());
   Rows Ref;
   for (int I = 0; I != 20000; ++I) {
-    std::vector<uint64_t> K{Rng() % 4, Rng() % 300};
+    std::vector<uint64_t> K{Rng() % 300, Rng() % 4}; // position, file
     std::vector<uint64_t> V(Rng() % 4);
     for (uint64_t &X : V)
       X = Rng() % 1000;
@@ -166,5 +180,8 @@ TEST(RowTable, MatchesAReferenceMapOnRandomInput) {
       V.pop_back();
   EXPECT_EQ(collect(T), Ref);
 }
+
+// With the run word first and second (the position, the source file).
+INSTANTIATE_TEST_SUITE_P(RunWords, RandomRows, ::testing::Values(0u, 1u));
 
 } // namespace
