@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <unistd.h>
 
 using namespace profkit;
 using namespace llvm;
@@ -82,6 +83,13 @@ static cl::opt<std::string>
                cl::desc("gmon output: gnu or bsd (4.4BSD)"),
                cl::value_desc("gnu|bsd"), cl::cat(Category));
 
+static cl::opt<uint64_t> MaxMemory(
+    "max-memory",
+    cl::desc("Fail on input that needs more than this many MiB: a line or "
+             "binary file held at once, or the profile read from it "
+             "(0: no limit; default: half the physical memory)"),
+    cl::value_desc("MiB"), cl::cat(Category));
+
 static StringRef ToolName;
 
 static void warn(const Twine &Msg) {
@@ -114,6 +122,11 @@ static Error run(const FormatInfo *Writer) {
   RO.Warn = warn;
   RO.Note = note;
   RO.Binary = Binary;
+  if (MaxMemory.getNumOccurrences())
+    RO.MaxMemory = MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;
+  else // Half the physical memory: fail cleanly before the machine swaps.
+    RO.MaxMemory = uint64_t(sysconf(_SC_PHYS_PAGES)) *
+                   uint64_t(sysconf(_SC_PAGESIZE)) / 2;
   Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), RO);
   if (!P)
     return P.takeError();
