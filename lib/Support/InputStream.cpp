@@ -196,11 +196,23 @@ bool InputStream::fill() {
     End -= Begin;
     Begin = 0;
   }
+  // The memory limit caps the bytes held: fill() is called for more of a
+  // line (nextLine) or of everything (readAll), so bytes over the limit
+  // here are a line of gigabytes, or a gzip bomb a binary reader reads
+  // whole. Reads below stop one byte past the limit.
+  if (Limit && End - Begin > Limit) {
+    Err = createStringError(std::make_error_code(std::errc::not_enough_memory),
+                            "%s: more than %llu bytes in one line or binary "
+                            "file: over the memory limit (-max-memory)",
+                            Name.c_str(), (unsigned long long)Limit);
+    AtEOF = true;
+    return false;
+  }
   // A line longer than the buffer grows it; lines are otherwise bounded.
   if (Buf.size() - End < Chunk / 2)
     Buf.resize(std::max(Buf.size() * 2, Chunk));
   size_t Want = Buf.size() - End;
-  if (Limit) // Never more than one byte past the limit (checked below).
+  if (Limit) // At most one byte past the limit (refused on the next call).
     Want = std::min<uint64_t>(Want, Limit + 1 - (End - Begin));
   Expected<size_t> N = readRaw(Buf.data() + End, Want);
   if (!N) {
@@ -213,16 +225,6 @@ bool InputStream::fill() {
     return false;
   }
   End += *N;
-  // The memory limit caps the bytes held: a line of gigabytes, or a gzip
-  // bomb that a binary reader reads whole.
-  if (Limit && End - Begin > Limit) {
-    Err = createStringError(std::make_error_code(std::errc::not_enough_memory),
-                            "%s: more than %llu bytes in one line or binary "
-                            "file: over the memory limit (-max-memory)",
-                            Name.c_str(), (unsigned long long)Limit);
-    AtEOF = true;
-    return false;
-  }
   return true;
 }
 
