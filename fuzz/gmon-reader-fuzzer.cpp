@@ -16,9 +16,15 @@
 using namespace profkit;
 
 static std::string Binaries[4];
+static llvm::SmallString<128> Dir;
+
+static void removeBinaries() {
+  for (const std::string &B : Binaries)
+    llvm::sys::fs::remove(B);
+  llvm::sys::fs::remove(Dir);
+}
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  llvm::SmallString<128> Dir;
   if (llvm::sys::fs::createUniqueDirectory("profkit-gmon-fuzz", Dir))
     abort();
   for (unsigned I = 0; I != 4; ++I) {
@@ -31,6 +37,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     std::ofstream(Path.c_str(), std::ios::binary).write(Ident, 16);
     Binaries[I] = std::string(Path);
   }
+  std::atexit(removeBinaries);
   return 0;
 }
 

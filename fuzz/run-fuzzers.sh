@@ -3,7 +3,7 @@
 #
 #   fuzz/run-fuzzers.sh [SECONDS] [BUILD_DIR] [TARGET...]
 #
-# BUILD_DIR (default build-fuzz) must be configured with
+# BUILD_DIR (default build-sanitize) must be configured with
 # -DPROFKIT_BUILD_FUZZERS=ON and CC=clang-19 CXX=clang++-19. The corpora grow
 # in BUILD_DIR/fuzz-corpus/<target>, findings land in
 # BUILD_DIR/fuzz-findings/<target>, logs in BUILD_DIR/fuzz-logs. Prints one
@@ -12,17 +12,19 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-30}
-build=${2:-build-fuzz}
+build=${2:-build-sanitize}
 shift $(( $# < 2 ? $# : 2 ))
 targets=("$@")
 [ ${#targets[@]} -ne 0 ] ||
   targets=(callgrind-reader webgrind-reader gmon-reader roundtrip)
 
-ninja -C "$build" -j2 profkit-fuzzers >/dev/null || exit 1
+ninja -C "$build" -j2 profkit-fuzzers >/dev/null ||
+  { echo "fuzz build: FAILED"; exit 1; }
 corpus="$build/fuzz-corpus"
 if [ ! -d "$corpus" ]; then
   python3 fuzz/make-corpus.py "$corpus" build/bin/profkit-opt >/dev/null ||
-    python3 fuzz/make-corpus.py "$corpus" >/dev/null || exit 1
+    python3 fuzz/make-corpus.py "$corpus" >/dev/null ||
+    { echo "fuzz corpus: FAILED"; exit 1; }
 fi
 mkdir -p "$build/fuzz-logs"
 status=0
