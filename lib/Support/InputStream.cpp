@@ -37,6 +37,7 @@ protected:
 private:
   Expected<size_t> readFD(char *Out, size_t Size);
   Expected<size_t> inflateInto(char *Out, size_t Size);
+  Error readCompressed(); // Refills ZIn.
 
   int FD;
   bool OwnsFD;
@@ -95,6 +96,17 @@ Error FileStream::init() {
   return Error::success();
 }
 
+Error FileStream::readCompressed() {
+  ZIn.resize(Chunk);
+  Expected<size_t> N = readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
+  if (!N)
+    return N.takeError();
+  RawEOF = !*N;
+  Z.next_in = ZIn.data();
+  Z.avail_in = *N;
+  return Error::success();
+}
+
 Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
   Z.next_out = reinterpret_cast<unsigned char *>(Out);
   Z.avail_out = Size;
@@ -102,14 +114,8 @@ Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
     if (StreamEnded) {
       // Concatenated gzip members (as `cat a.gz b.gz` makes) continue.
       if (!Z.avail_in && !RawEOF) {
-        ZIn.resize(Chunk);
-        Expected<size_t> N =
-            readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
-        if (!N)
-          return N.takeError();
-        RawEOF = !*N;
-        Z.next_in = ZIn.data();
-        Z.avail_in = *N;
+        if (Error E = readCompressed())
+          return std::move(E);
       }
       if (!Z.avail_in)
         return 0;
@@ -117,14 +123,8 @@ Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
       StreamEnded = false;
     }
     if (!Z.avail_in && !RawEOF) {
-      ZIn.resize(Chunk);
-      Expected<size_t> N =
-          readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
-      if (!N)
-        return N.takeError();
-      RawEOF = !*N;
-      Z.next_in = ZIn.data();
-      Z.avail_in = *N;
+      if (Error E = readCompressed())
+        return std::move(E);
     }
     int RC = inflate(&Z, Z_NO_FLUSH);
     if (RC == Z_STREAM_END) {
