@@ -534,9 +534,9 @@ bool CallgrindReader::addRow(RowTable &T, ArrayRef<uint64_t> Key,
   bool Ok = T.add(Key, Values);
   size_t After = T.encodedBytes();
   // A compaction may give bytes back.
-  RowBytes = After >= Before ? RowBytes + (After - Before)
-                             : RowBytes - std::min<uint64_t>(RowBytes,
-                                                             Before - After);
+  RowBytes = After >= Before
+                 ? RowBytes + (After - Before)
+                 : RowBytes - std::min<uint64_t>(RowBytes, Before - After);
   return Ok;
 }
 

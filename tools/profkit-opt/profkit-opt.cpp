@@ -125,8 +125,8 @@ static Error run(const FormatInfo *Writer) {
   if (MaxMemory.getNumOccurrences())
     RO.MaxMemory = MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;
   else // Half the physical memory: fail cleanly before the machine swaps.
-    RO.MaxMemory = uint64_t(sysconf(_SC_PHYS_PAGES)) *
-                   uint64_t(sysconf(_SC_PAGESIZE)) / 2;
+    RO.MaxMemory =
+        uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
   Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), RO);
   if (!P)
     return P.takeError();

@@ -1,7 +1,7 @@
 //===- InputStreamTest.cpp - Tests of the streaming input -----------------===//
 
-#include "profkit/Formats/Format.h"
 #include "profkit/Support/InputStream.h"
+#include "profkit/Formats/Format.h"
 #include "gtest/gtest.h"
 #include <zlib.h>
 
