@@ -39,7 +39,8 @@ echo "== lit and unit tests under ASan+UBSan (build-sanitize)"
 if [ ! -f build-sanitize/build.ninja ]; then
   CC=clang-19 CXX=clang++-19 cmake -G Ninja -S . -B build-sanitize \
     -DLLVM_DIR=/usr/lib/llvm-19/lib/cmake/llvm -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPROFKIT_SANITIZE=ON -DPROFKIT_BUILD_FUZZERS=ON >/dev/null || exit 1
+    -DPROFKIT_SANITIZE=ON -DPROFKIT_BUILD_FUZZERS=ON \
+    -DPROFKIT_TEST_CC="$(command -v cc)" >/dev/null || exit 1
 fi
 if ! ninja -C build-sanitize -j2; then
   echo "build-sanitize: FAILED"

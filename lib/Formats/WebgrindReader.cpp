@@ -114,7 +114,14 @@ Error WebgrindReader::readString(uint64_t &Offset, StringRef &Out,
   size_t End = Offset < Data.size() ? Data.find('\n', Offset) : StringRef::npos;
   if (End == StringRef::npos)
     return error(Offset, What + " has no terminating newline");
-  Out = Data.slice(Offset, End).rtrim('\r');
+  // Fuzzing (roundtrip) found names that no callgrind file can hold: with
+  // a NUL byte (the callgrind reader refuses binary data) and with blanks
+  // around them (callgrind readers trim them). The preprocessor copies
+  // callgrind names, so a NUL is corruption and blanks are not part of the
+  // name.
+  Out = Data.slice(Offset, End).rtrim('\r').trim(" \t");
+  if (size_t Nul = Out.find('\0'); Nul != StringRef::npos)
+    return error(Out.data() + Nul - Data.data(), What + " contains a NUL byte");
   Offset = End + 1;
   return Error::success();
 }
