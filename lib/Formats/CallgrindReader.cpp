@@ -800,6 +800,11 @@ Expected<std::unique_ptr<Profile>> CallgrindReader::read() {
     return std::move(E);
   if (!Cur)
     return error("no profile data");
+  // Fuzzing (roundtrip) found a file of header lines only (`event: `) read
+  // as a profile of no events, which no callgrind file can hold: the
+  // format needs an `events:` line.
+  if (!HaveEvents)
+    return error("no 'events:' line");
   if (Error E = endPart())
     return std::move(E);
   // `event: X : long name` lines may come before `events:`; attach them to
