@@ -39,13 +39,13 @@ for t in "${targets[@]}"; do
     >"$log" 2>&1
   rc=$?
   execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log")
-  last=$(grep -E '^#[0-9]+' "$log" | tail -n1)
+  last=$(grep -aE '^#[0-9]+' "$log" | tail -n1)
   cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
   ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
   if [ "$rc" -ne 0 ]; then
     status=1
     echo "fuzz $t: FAILED (exit $rc) after ${execs:-?} executions; see $log"
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -n 5
+    grep -aE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -n 5
   else
     echo "fuzz $t: ${secs}s, ${execs:-0} executions, cov ${cov:-0}, ft ${ft:-0}, no findings"
   fi

@@ -262,10 +262,16 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
       // Written by profkit: `object: N name` for functions that share their
       // file and name with another one.
       auto [Nr, Object] = Value.split(' ');
+      // As for names (readString), found by fuzzing (roundtrip): a NUL in
+      // the object and blanks around it do not survive a callgrind file.
+      Object = Object.trim(" \t");
       unsigned Fn;
       if (!to_integer(Nr, Fn, 10) || Fn >= Records.size())
         Opts.Warn(Name + ": ignoring header line 'object: " + Value +
                   "' (no such function)");
+      else if (Object.contains('\0'))
+        Opts.Warn(Name + ": ignoring header line 'object: " + Nr +
+                  " ...' (the name contains a NUL byte)");
       else
         Records[Fn].Object = Object;
     } else if (Key != "positions") {
