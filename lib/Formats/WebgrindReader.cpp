@@ -249,7 +249,17 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
     auto [Key, Value] = Line.split(": ");
     if (Key == "events") {
       if (!HaveEvents) {
-        StringRef First = Value.trim().split(' ').first;
+        // The first word, as a callgrind reader splits words (blanks, tabs);
+        // fuzzing (roundtrip) found a word with NULs, which no callgrind
+        // file can hold: the event is then "Cost".
+        StringRef Rest = Value.ltrim(" \t");
+        StringRef First =
+            Rest.take_until([](char C) { return C == ' ' || C == '\t'; });
+        if (First.contains('\0')) {
+          Opts.Warn(Name + ": the event name in the 'events:' header line "
+                           "contains a NUL byte; using 'Cost'");
+          First = "";
+        }
         P.getOrAddEvent(First.empty() ? "Cost" : First);
       }
       HaveEvents = true;
