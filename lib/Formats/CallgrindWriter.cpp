@@ -222,13 +222,27 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
 }
 
 void CallgrindWriter::writePart(const Part &Pt) {
+  // After the first part, the first line must be one that starts a part in
+  // the reader, which gives other header lines to the part before: fuzzing
+  // (roundtrip) found a part whose header began `summa:`. `positions:` then
+  // leads.
+  bool PositionsFirst =
+      &Pt != P.parts().front().get() && !Pt.Header.empty() &&
+      !is_contained({"version", "creator", "cmd", "pid", "thread", "part"},
+                    Pt.Header.front().Key);
+  Kinds = Pt.positions();
+  auto WritePositions = [&] {
+    OS << "positions:";
+    for (PositionKind K : Kinds)
+      OS << ' ' << positionKindName(K);
+    OS << '\n';
+  };
+  if (PositionsFirst)
+    WritePositions();
   for (const HeaderLine &H : Pt.Header)
     OS << H.Key << ": " << H.Value << '\n';
-  Kinds = Pt.positions();
-  OS << "positions:";
-  for (PositionKind K : Kinds)
-    OS << ' ' << positionKindName(K);
-  OS << '\n';
+  if (!PositionsFirst)
+    WritePositions();
   for (const EventType &E : P.events())
     if (!E.LongName.empty())
       OS << "event: " << E.Name << " : " << E.LongName << '\n';
