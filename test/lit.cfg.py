@@ -22,12 +22,17 @@ llvm_config.add_tool_substitutions(
     ["profkit-opt"], [config.profkit_tools_dir, config.llvm_tools_dir])
 
 config.substitutions.append(("%cc", config.host_cc))
+config.substitutions.append(("%profkit_src_root", config.profkit_src_root))
+config.substitutions.append(
+    ("%example_plugin",
+     os.path.join(config.profkit_lib_dir, "ProfkitExamplePlugin.so")))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%S_examples", os.path.join(config.profkit_src_root, "examples")))
 
 # Real tools the tests run when the machine has them.
-for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip"]:
+for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip",
+             "cg_merge"]:
     if shutil.which(tool):
         config.available_features.add(tool)
 

@@ -32,7 +32,15 @@ using namespace llvm;
 
 static bool isBlank(char C) { return C == ' ' || C == '\t'; }
 
-static StringRef trim(StringRef S) { return S.trim(" \t"); }
+/// Drops blanks at both ends (inline: StringRef::trim is out of line).
+static StringRef trim(StringRef S) {
+  const char *B = S.begin(), *E = S.end();
+  while (B != E && isBlank(*B))
+    ++B;
+  while (E != B && isBlank(E[-1]))
+    --E;
+  return StringRef(B, E - B);
+}
 
 /// Is Line a `key: value` header line? Keys are words that may contain
 /// spaces and parentheses, as in `timeframe (BB):`.
@@ -108,6 +116,7 @@ private:
   Error parseHeader(StringRef Key, StringRef Value);
   Error parseSpec(StringRef Key, StringRef Value);
   Error parseCostLine(StringRef Line);
+  bool tryFastCostLine(StringRef Line);
 
   Error startPart();
   Error endPart();
@@ -144,6 +153,7 @@ private:
   std::optional<uint64_t> TotalsLine;
   std::vector<uint64_t> SelfSum; // Running sum of the part's self costs.
   bool SelfSumOverflow = false;
+  bool RowOverflow = false; // A row's sum overflowed on the fast path.
   DenseMap<uint64_t, StrId> ObjectIds, FileIds, FunctionIds;
 
   // Current context.
@@ -214,10 +224,10 @@ Error CallgrindReader::startPart() {
 
 Error CallgrindReader::endPart() {
   if (Waiting != Pending::None)
-    return createStringError(
-        inconvertibleErrorCode(),
-        In.name() + ":" + Twine(WaitingLine) + ": " +
-            "'" + WaitingKey + "=' line is not followed by its cost line");
+    return createStringError(inconvertibleErrorCode(),
+                             In.name() + ":" + Twine(WaitingLine) + ": " + "'" +
+                                 WaitingKey +
+                                 "=' line is not followed by its cost line");
   // Tables keep repeated keys (summed by whoever reads them); the running
   // sum below catches any overflow of a total.
   Cur->shrink();
@@ -700,6 +710,104 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
   return Error::success();
 }
 
+/// Reads up to 18 decimal digits (so no overflow check is needed) at P.
+static bool scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
+  const char *Start = P;
+  uint64_t V = 0;
+  while (P != E && unsigned(*P - '0') < 10 && P - Start < 18)
+    V = V * 10 + unsigned(*P++ - '0');
+  if (P == Start || (P != E && !isBlank(*P)))
+    return false;
+  Out = V;
+  return true;
+}
+
+/// The cost line as profilers write it millions of times: positions (`*`,
+/// `+N`, `-N`, decimal or 0x hex) and decimal costs, for self cost, a call or
+/// a jump. Anything unusual (hex or negative costs, long numbers, errors)
+/// returns false and goes through parseCostLine(), which also writes the
+/// diagnostics.
+bool CallgrindReader::tryFastCostLine(StringRef Line) {
+  if (!Cur || NewPartWanted || !HaveEvents || CurFunction < 0)
+    return false;
+  const char *Ptr = Line.begin(), *End = Line.end();
+  unsigned NumPos = LastPos.size();
+  Key.resize(NumPos + 1);
+  for (unsigned I = 0; I != NumPos; ++I) {
+    while (Ptr != End && isBlank(*Ptr))
+      ++Ptr;
+    if (Ptr == End)
+      return false;
+    uint64_t V, Delta;
+    char C = *Ptr;
+    if (C == '*') {
+      if (++Ptr != End && !isBlank(*Ptr))
+        return false;
+      V = LastPos[I];
+    } else if (C == '+' || C == '-') {
+      ++Ptr;
+      if (!scanShortDecimal(Ptr, End, Delta))
+        return false;
+      if (C == '+' ? __builtin_add_overflow(LastPos[I], Delta, &V)
+                   : __builtin_sub_overflow(LastPos[I], Delta, &V))
+        return false;
+    } else if (End - Ptr > 2 && C == '0' && (Ptr[1] | 0x20) == 'x') {
+      if (scanNumber(Ptr, End, V) != Scan::Ok)
+        return false;
+    } else if (!scanShortDecimal(Ptr, End, V)) {
+      return false;
+    }
+    Key[I] = V;
+  }
+
+  // Self costs go to Values; a call's count and inclusive costs are in
+  // PendingValues; a jump's position line has no costs.
+  size_t NumEvents = Result->events().size();
+  size_t Offset = Waiting == Pending::Call ? 1 : 0;
+  SmallVectorImpl<uint64_t> &Costs =
+      Waiting == Pending::Call ? PendingValues : Values;
+  Costs.resize(Offset + NumEvents);
+  std::fill(Costs.begin() + Offset, Costs.end(), 0);
+  for (unsigned Col = 0;; ++Col) {
+    while (Ptr != End && isBlank(*Ptr))
+      ++Ptr;
+    if (Ptr == End)
+      break;
+    uint64_t V;
+    if (Waiting == Pending::Jump || Col >= ColumnToEvent.size() ||
+        !scanShortDecimal(Ptr, End, V))
+      return false;
+    Costs[Offset + ColumnToEvent[Col]] = V;
+  }
+
+  std::copy(Key.begin(), Key.begin() + NumPos, LastPos.begin());
+  Key[NumPos] = SourceFile;
+  PartHasBody = true;
+  FunctionData &FD = Cur->functions()[CurFunction];
+  bool Ok = true;
+  switch (Waiting) {
+  case Pending::None:
+    Ok = FD.Self.add(Key, Values);
+    if (SelfSum.size() < NumEvents)
+      SelfSum.resize(NumEvents);
+    for (size_t I = 0; I != NumEvents; ++I)
+      SelfSumOverflow |= !addCost(SelfSum[I], Values[I]);
+    break;
+  case Pending::Call:
+    Key.append(PendingKey.begin(), PendingKey.end());
+    Ok = FD.Calls.add(Key, PendingValues);
+    break;
+  case Pending::Jump:
+    Key.append(PendingKey.begin(), PendingKey.end());
+    Ok = FD.Jumps.add(Key, PendingValues);
+    break;
+  }
+  Waiting = Pending::None;
+  if (!Ok)
+    RowOverflow = true;
+  return true;
+}
+
 Error CallgrindReader::parseCostLine(StringRef Line) {
   if (NewPartWanted || !Cur)
     if (Error E = startPart())
@@ -755,10 +863,11 @@ Error CallgrindReader::parseLine(StringRef Line) {
   if (C == '#')
     return Error::success();
   if (Waiting != Pending::None)
-    return createStringError(
-        inconvertibleErrorCode(),
-        In.name() + ":" + Twine(In.lineNumber()) + ": expected the cost line of the " +
-            "'" + WaitingKey + "=' at line " + Twine(WaitingLine));
+    return createStringError(inconvertibleErrorCode(),
+                             In.name() + ":" + Twine(In.lineNumber()) +
+                                 ": expected the cost line of the " + "'" +
+                                 WaitingKey + "=' at line " +
+                                 Twine(WaitingLine));
   // Key=value body lines: lower-case keyword, '='.
   size_t Eq = 0;
   while (Eq < Line.size() && Eq < 8 && isLower(Line[Eq]))
@@ -790,6 +899,11 @@ Expected<std::unique_ptr<Profile>> CallgrindReader::read() {
       continue;
     if (I)
       Line = Line.drop_front(I);
+    if (tryFastCostLine(Line)) {
+      if (RowOverflow)
+        return error("a cost sum overflows 64 bits");
+      continue;
+    }
     if (Error E = parseLine(Line))
       return std::move(E);
     if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Formats/Format.h"
+#include "profkit/IR/IRPrinter.h"
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -66,7 +67,10 @@ void CallgrindWriter::writeNumber(uint64_t V, bool Hex) {
       V /= 10;
     } while (V);
   }
-  OS.write(B, End - B);
+  // Most numbers are a few digits: raw_ostream's inline put of one char is
+  // cheaper than its out-of-line write().
+  for (; B != End; ++B)
+    OS << *B;
 }
 
 void CallgrindWriter::writeName(StringRef Key, StrId Name,
@@ -243,17 +247,7 @@ void CallgrindWriter::writePart(const Part &Pt) {
     OS << H.Key << ": " << H.Value << '\n';
   if (!PositionsFirst)
     WritePositions();
-  for (const EventType &E : P.events())
-    if (!E.LongName.empty())
-      OS << "event: " << E.Name << " : " << E.LongName << '\n';
-  for (const EventDecl &D : P.EventDecls) {
-    OS << "event: " << D.Name;
-    if (!D.Formula.empty())
-      OS << " = " << D.Formula;
-    if (!D.LongName.empty())
-      OS << " : " << D.LongName;
-    OS << '\n';
-  }
+  printEventLines(P, OS);
   OS << "events:";
   for (const EventType &E : P.events())
     OS << ' ' << E.Name;

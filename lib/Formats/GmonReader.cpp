@@ -116,48 +116,10 @@ bool profkit::detectGmon(StringRef Head) {
 }
 
 Error GmonReader::addHistogram(Part &Pt, Histogram H, size_t Offset) {
-  // gprof's rules for several histogram records (hist.c): dimension,
-  // abbreviation and scale must match the first record; an identical range
-  // is summed bin by bin; a partial overlap is refused; disjoint ranges stay
-  // separate histograms.
-  auto Scale = [](const Histogram &X) {
-    return double((X.HighPC - X.LowPC) / 2) / double(X.Bins.size());
-  };
-  if (!Pt.Histograms.empty()) {
-    const Histogram &First = Pt.Histograms.front();
-    if (First.Dimension != H.Dimension)
-      return error(Offset,
-                   "dimension unit changed between histogram records (from '" +
-                       First.Dimension + "' to '" + H.Dimension + "')");
-    if (First.Abbrev != H.Abbrev)
-      return error(Offset, "dimension abbreviation changed between histogram "
-                           "records (from '" +
-                               Twine(First.Abbrev) + "' to '" +
-                               Twine(H.Abbrev) + "')");
-    if (std::fabs(Scale(First) - Scale(H)) > 1e-6)
-      return error(Offset, "different scales in histogram records");
-  }
-  unsigned Overlapping = 0;
-  Histogram *Same = nullptr;
-  for (Histogram &Old : Pt.Histograms) {
-    if (Old.LowPC == H.LowPC && Old.HighPC == H.HighPC)
-      Same = &Old;
-    else if (H.LowPC < Old.HighPC && Old.LowPC < H.HighPC)
-      ++Overlapping;
-  }
-  if (Same) {
-    if (Same->Bins.size() != H.Bins.size())
-      return error(Offset, "different scales in histogram records");
-    for (size_t I = 0; I != H.Bins.size(); ++I)
-      Same->Bins[I] += H.Bins[I]; // u16 sums cannot overflow 64 bits.
-    return Error::success();
-  }
-  if (Overlapping >= 2)
-    return error(Offset,
-                 "found a symbol that covers several histogram records");
-  if (Overlapping == 1)
-    return error(Offset, "overlapping histogram records");
-  Pt.Histograms.push_back(std::move(H));
+  // u16 bins read from one file cannot overflow 64-bit sums.
+  bool Saturated = false;
+  if (Error E = profkit::addHistogram(Pt.Histograms, std::move(H), Saturated))
+    return error(Offset, toString(std::move(E)));
   return Error::success();
 }
 

@@ -206,6 +206,13 @@ void Printer::print() {
   for (const EventType &E : P.events())
     OS << ' ' << E.Name;
   OS << '\n';
+  printEventLines(P, OS);
+  unsigned N = 0;
+  for (const auto &Pt : P.parts())
+    printPart(*Pt, ++N);
+}
+
+void profkit::printEventLines(const Profile &P, raw_ostream &OS) {
   for (const EventType &E : P.events())
     if (!E.LongName.empty())
       OS << "event: " << E.Name << " : " << E.LongName << '\n';
@@ -217,9 +224,6 @@ void Printer::print() {
       OS << " : " << D.LongName;
     OS << '\n';
   }
-  unsigned N = 0;
-  for (const auto &Pt : P.parts())
-    printPart(*Pt, ++N);
 }
 
 void profkit::printIR(const Profile &P, raw_ostream &OS) {

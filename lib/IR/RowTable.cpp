@@ -18,7 +18,9 @@ static uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
   return Out;
 }
 
-static uint64_t readVarint(const uint8_t *&P) {
+static inline uint64_t readVarint(const uint8_t *&P) {
+  if (!(*P & 0x80)) // Most words are deltas or counts below 128.
+    return *P++;
   uint64_t V = 0;
   for (unsigned Shift = 0;; Shift += 7) {
     uint8_t B = *P++;
@@ -72,21 +74,42 @@ private:
   uint8_t *P;
 };
 
+RowTable::BuildState &RowTable::build() {
+  if (State)
+    return *State;
+  State = std::make_unique<BuildState>();
+  State->LastKey.assign(KeyWidth, 0);
+  // Find the last row's key and values again (after shrink()).
+  const uint8_t *P = Data.data(), *E = P + Data.size();
+  while (P != E) {
+    for (uint64_t &K : State->LastKey)
+      K += unzigzag(readVarint(P));
+    State->LastValuesOffset = P - Data.data();
+    for (uint64_t N = readVarint(P); N; --N)
+      readVarint(P);
+  }
+  State->BytesAfterCompaction = Data.size();
+  // Rows out of key order came in several runs: a new row may repeat a key
+  // of any of them, so the rows so far count as one finished run.
+  if (!Sorted)
+    startRun();
+  return *State;
+}
+
 void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
-  if (!LastKey)
-    LastKey = std::make_unique<uint64_t[]>(KeyWidth ? KeyWidth : 1);
+  SmallVectorImpl<uint64_t> &LastKey = State->LastKey;
   Encoder Enc(Data, KeyWidth + Values.size() + 1);
   for (unsigned I = 0; I != KeyWidth; ++I) {
     Enc.add(zigzag(Key[I] - LastKey[I]));
     LastKey[I] = Key[I];
   }
-  LastValuesOffset = Enc.offset();
+  State->LastValuesOffset = Enc.offset();
   Enc.addValues(Values);
   ++NumRows;
 }
 
 bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
-  const uint8_t *P = Data.data() + LastValuesOffset;
+  const uint8_t *P = Data.data() + State->LastValuesOffset;
   SmallVector<uint64_t, 16> Sum(readVarint(P));
   for (uint64_t &V : Sum)
     V = readVarint(P);
@@ -95,7 +118,7 @@ bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
   bool Ok = true;
   for (size_t I = 0, E = Values.size(); I != E; ++I)
     Ok &= addCost(Sum[I], Values[I]);
-  Data.truncate(LastValuesOffset);
+  Data.truncate(State->LastValuesOffset);
   Encoder(Data, Sum.size() + 1).addValues(Sum);
   return Ok;
 }
@@ -116,8 +139,10 @@ bool RowTable::RunState::overlap() {
 }
 
 void RowTable::startRun() {
+  std::unique_ptr<RunState> &Runs = State->Runs;
   if (!Runs) {
-    // The rows so far are one increasing run; learn its run-word values.
+    // The rows so far are one run of distinct keys; learn its run-word
+    // values.
     Runs = std::make_unique<RunState>();
     for (const Row &R : *this)
       Runs->note(R.Key[RunWord]);
@@ -127,8 +152,9 @@ void RowTable::startRun() {
 
 bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   assert(Key.size() == KeyWidth && "key of the wrong width");
+  BuildState &B = build();
   if (NumRows) {
-    int Cmp = compareKeys(Key, LastKey.get());
+    int Cmp = compareKeys(Key, B.LastKey.data());
     if (Cmp == 0)
       return addToLastRow(Values);
     if (Cmp < 0) {
@@ -136,28 +162,30 @@ bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
       startRun();
     }
   }
-  if (Runs)
-    Runs->note(Key[RunWord]);
+  if (B.Runs)
+    B.Runs->note(Key[RunWord]);
   append(Key, Values);
   // Overlapping runs may repeat keys: merge them whenever the stream has
   // doubled, so repeated keys cost amortized constant memory.
-  if (Runs && Data.size() > 2 * BytesAfterCompaction + 4096) {
-    if (Runs->overlap())
+  if (B.Runs && Data.size() > 2 * size_t(B.BytesAfterCompaction) + 4096) {
+    if (B.Runs->overlap())
       return compact();
-    BytesAfterCompaction = Data.size();
+    B.BytesAfterCompaction = Data.size();
   }
   return true;
 }
 
 bool RowTable::finalize() {
   bool Ok = true;
-  if (Runs && Runs->overlap())
+  if (State && State->Runs && State->Runs->overlap())
     Ok = compact();
-  Runs.reset();
+  if (State)
+    State->Runs.reset();
   return Ok;
 }
 
 void RowTable::shrink() {
+  State.reset();
   if (Data.capacity() - Data.size() > Data.size() / 4) {
     SmallVector<uint8_t, 0> Tight(Data.begin(), Data.end());
     Data = std::move(Tight);
@@ -187,8 +215,8 @@ bool RowTable::compact() {
   Data.clear();
   NumRows = 0;
   Sorted = true;
-  Runs.reset();
-  std::fill_n(LastKey.get(), KeyWidth, 0); // Deltas restart from zero.
+  State->Runs.reset();
+  std::fill(State->LastKey.begin(), State->LastKey.end(), 0); // From zero.
   bool Ok = true;
   for (size_t I = 0; I != Order.size();) {
     uint64_t *First = KeyOf(Order[I]);
@@ -201,7 +229,7 @@ bool RowTable::compact() {
     append(ArrayRef(First, KeyWidth), ArrayRef(First + KeyWidth, Width));
     I = J;
   }
-  BytesAfterCompaction = Data.size();
+  State->BytesAfterCompaction = Data.size();
   return Ok;
 }
 
@@ -216,11 +244,13 @@ void RowTable::iterator::decode() {
   const uint8_t *P = Pos;
   for (uint64_t &K : KeyBuf)
     K += unzigzag(readVarint(P));
-  ValueBuf.resize(readVarint(P));
-  for (uint64_t &V : ValueBuf)
-    V = readVarint(P);
+  size_t N = readVarint(P);
+  if (N > ValueBuf.size())
+    ValueBuf.resize_for_overwrite(N);
+  for (size_t I = 0; I != N; ++I)
+    ValueBuf[I] = readVarint(P);
   Next = P;
-  Current = Row{KeyBuf, ValueBuf};
+  Current = Row{KeyBuf, ArrayRef(ValueBuf.data(), N)};
 }
 
 RowTable::iterator &RowTable::iterator::operator++() {

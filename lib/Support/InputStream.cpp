@@ -37,7 +37,8 @@ protected:
 private:
   Expected<size_t> readFD(char *Out, size_t Size);
   Expected<size_t> inflateInto(char *Out, size_t Size);
-  Error readCompressed(); // Refills ZIn.
+  /// Reads more compressed bytes once zlib has used up the ones it had.
+  Error refillCompressed();
 
   int FD;
   bool OwnsFD;
@@ -96,7 +97,9 @@ Error FileStream::init() {
   return Error::success();
 }
 
-Error FileStream::readCompressed() {
+Error FileStream::refillCompressed() {
+  if (Z.avail_in || RawEOF)
+    return Error::success();
   ZIn.resize(Chunk);
   Expected<size_t> N = readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
   if (!N)
@@ -113,19 +116,15 @@ Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
   while (Z.avail_out == Size) {
     if (StreamEnded) {
       // Concatenated gzip members (as `cat a.gz b.gz` makes) continue.
-      if (!Z.avail_in && !RawEOF) {
-        if (Error E = readCompressed())
-          return std::move(E);
-      }
+      if (Error E = refillCompressed())
+        return std::move(E);
       if (!Z.avail_in)
         return 0;
       inflateReset(&Z);
       StreamEnded = false;
     }
-    if (!Z.avail_in && !RawEOF) {
-      if (Error E = readCompressed())
-        return std::move(E);
-    }
+    if (Error E = refillCompressed())
+      return std::move(E);
     int RC = inflate(&Z, Z_NO_FLUSH);
     if (RC == Z_STREAM_END) {
       StreamEnded = true;

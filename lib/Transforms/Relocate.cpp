@@ -11,6 +11,8 @@
 #include "profkit/Transforms/Relocate.h"
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/GraphTraits.h"
+#include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -24,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include <algorithm>
+#include <cmath>
 
 using namespace profkit;
 using namespace llvm;
@@ -195,6 +198,21 @@ Error SymbolTable::build(const ELFObjectFileBase &Obj, StringRef Path) {
 }
 
 namespace {
+/// A function of a part's call graph, for llvm::scc_iterator.
+struct CGNode {
+  std::vector<CGNode *> Succ;
+};
+} // namespace
+
+template <> struct llvm::GraphTraits<CGNode *> {
+  using NodeRef = CGNode *;
+  using ChildIteratorType = std::vector<CGNode *>::const_iterator;
+  static NodeRef getEntryNode(CGNode *N) { return N; }
+  static ChildIteratorType child_begin(NodeRef N) { return N->Succ.begin(); }
+  static ChildIteratorType child_end(NodeRef N) { return N->Succ.end(); }
+};
+
+namespace {
 
 class Relocator {
 public:
@@ -218,6 +236,7 @@ private:
   uint64_t detectBias(const Part &Pt);
   bool inText(uint64_t Addr) const;
   void toFunctions(Part &Pt);
+  void propagate(Part &Pt);
   void toAddresses(Part &Pt);
   bool isOurObject(StrId Object);
   SmallVector<uint64_t, 3> key(const Part &Pt, uint64_t Addr);
@@ -428,6 +447,7 @@ void Relocator::toFunctions(Part &Pt) {
     K.push_back(Callee);
     SmallVector<uint64_t, 3> T = key(Pt, A.SelfPC - Bias);
     K.append(T.begin(), T.end() - 1); // The target's positions.
+    // The inclusive cost comes later (propagate).
     uint64_t V[] = {A.Count};
     if (!FD.Calls.add(K, V))
       Opts.Warn(Path + ": a call count overflows 64 bits; saturated");
@@ -436,6 +456,126 @@ void Relocator::toFunctions(Part &Pt) {
     Opts.Note(Path + ": " + Twine(Dropped) +
               " arcs with an end in no function of the program were "
               "dropped (as gprof drops them)");
+}
+
+/// gprof's time propagation (cg_arcs.c: cycle_link, propagate_time) gives
+/// every call row its inclusive cost. Cycles (strongly connected components,
+/// direct recursion aside) are collapsed into one node whose self cost is
+/// the sum of its members' and whose calls are those from outside it. Bottom
+/// up, for an arc P -> C with count k, C's node N called n times:
+///   share = (self(N) + children(N)) * k / n,   children(P's node) += share
+/// except for arcs within a node (recursion, calls inside a cycle), which
+/// carry nothing. A (caller, callee) pair's share is split over its call
+/// sites by their counts, rounded cumulatively so the pair keeps its sum.
+void Relocator::propagate(Part &Pt) {
+  const size_t NE = P.events().size();
+  RowLayout L = Pt.layout();
+  DenseMap<FuncId, unsigned> Local;
+  auto Node = [&](FuncId F) {
+    return Local.try_emplace(F, unsigned(Local.size())).first->second;
+  };
+  for (const FunctionData &FD : Pt.functions()) {
+    Node(FD.Id);
+    for (const Row &R : FD.Calls)
+      Node(L.callee(R));
+  }
+  const size_t N = Local.size();
+  std::vector<double> Self(N * NE, 0);
+  struct Pair {
+    unsigned From, To;
+    uint64_t Count = 0;
+    uint64_t SoFar = 0; // Of Count, handed out to call sites.
+  };
+  std::vector<Pair> Pairs;
+  DenseMap<std::pair<unsigned, unsigned>, unsigned> PairIndex;
+  for (const FunctionData &FD : Pt.functions()) {
+    unsigned From = Local[FD.Id];
+    for (const Row &R : FD.Self)
+      for (size_t E = 0; E != NE; ++E)
+        Self[From * NE + E] += double(R.value(E));
+    for (const Row &R : FD.Calls) {
+      unsigned To = Local[L.callee(R)];
+      auto [It, New] = PairIndex.try_emplace({From, To}, Pairs.size());
+      if (New)
+        Pairs.push_back({From, To});
+      Pair &Pr = Pairs[It->second];
+      Pr.Count += std::min(R.value(0), UINT64_MAX - Pr.Count);
+    }
+  }
+
+  // Components in reverse topological order (callees first), from a root
+  // that calls every function.
+  std::vector<CGNode> G(N + 1);
+  for (const Pair &Pr : Pairs)
+    if (Pr.From != Pr.To)
+      G[Pr.From].Succ.push_back(&G[Pr.To]);
+  for (size_t I = 0; I != N; ++I)
+    G[N].Succ.push_back(&G[I]);
+  std::vector<unsigned> Comp(N);
+  std::vector<std::vector<unsigned>> Members;
+  for (auto It = scc_begin(&G[N]); !It.isAtEnd(); ++It) {
+    if (It->front() == &G[N])
+      continue;
+    Members.emplace_back();
+    for (CGNode *M : *It) {
+      Comp[M - G.data()] = Members.size() - 1;
+      Members.back().push_back(M - G.data());
+    }
+  }
+  const size_t NC = Members.size();
+  std::vector<double> CompSelf(NC * NE, 0), Children(NC * NE, 0);
+  std::vector<uint64_t> Calls(NC, 0);
+  for (size_t I = 0; I != N; ++I)
+    for (size_t E = 0; E != NE; ++E)
+      CompSelf[Comp[I] * NE + E] += Self[I * NE + E];
+  std::vector<std::vector<unsigned>> Out(NC); // Pairs leaving a component.
+  for (unsigned I = 0; I != Pairs.size(); ++I) {
+    unsigned CF = Comp[Pairs[I].From], CT = Comp[Pairs[I].To];
+    if (CF == CT)
+      continue;
+    Calls[CT] += std::min(Pairs[I].Count, UINT64_MAX - Calls[CT]);
+    Out[CF].push_back(I);
+  }
+  std::vector<double> Share(Pairs.size() * NE, 0);
+  for (unsigned C = 0; C != NC; ++C) // Callees are done before callers.
+    for (unsigned I : Out[C]) {
+      unsigned T = Comp[Pairs[I].To];
+      if (!Calls[T] || !Pairs[I].Count)
+        continue;
+      double Fraction = double(Pairs[I].Count) / double(Calls[T]);
+      for (size_t E = 0; E != NE; ++E) {
+        double V = (CompSelf[T * NE + E] + Children[T * NE + E]) * Fraction;
+        Share[I * NE + E] = V;
+        Children[C * NE + E] += V;
+      }
+    }
+
+  // Each call row: its count's part of its pair's share.
+  SmallVector<uint64_t, 8> Values(1 + NE);
+  for (FunctionData &FD : Pt.functions()) {
+    if (FD.Calls.empty())
+      continue;
+    unsigned From = Local[FD.Id];
+    RowTable Calls(L.callWidth(), L.P);
+    for (const Row &R : FD.Calls) {
+      unsigned I = PairIndex[{From, Local[L.callee(R)]}];
+      Pair &Pr = Pairs[I];
+      uint64_t Before = Pr.SoFar;
+      Pr.SoFar += std::min(R.value(0), Pr.Count - Pr.SoFar);
+      Values[0] = R.value(0);
+      for (size_t E = 0; E != NE; ++E) {
+        auto Upto = [&](uint64_t K) {
+          return Pr.Count ? std::llround(Share[I * NE + E] * double(K) /
+                                         double(Pr.Count))
+                          : 0;
+        };
+        Values[1 + E] = uint64_t(Upto(Pr.SoFar) - Upto(Before));
+      }
+      (void)Calls.add(R.Key, Values);
+    }
+    (void)Calls.finalize();
+    FD.Calls = std::move(Calls);
+  }
 }
 
 bool Relocator::isOurObject(StrId Object) {
@@ -536,6 +676,11 @@ Error Relocator::run() {
                 "-endian, but the program is " + Twine(Size * 8) + "-bit " +
                 (Big ? "big" : "little") + "-endian");
     bool HasAddresses = !Pt->Histograms.empty() || !Pt->Arcs.empty();
+    bool HasFunctions = !Pt->functions().empty();
+    // Both: relocated already (by -binary, or an earlier relocate pass);
+    // doing it again would count everything twice.
+    if (HasAddresses && HasFunctions)
+      continue;
     if (HasAddresses)
       toFunctions(*Pt);
     else
@@ -544,6 +689,8 @@ Error Relocator::run() {
     Pt->BigEndian = Big;
     if (!Pt->finalize())
       Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
+    if (HasAddresses)
+      propagate(*Pt);
   }
   return Error::success();
 }

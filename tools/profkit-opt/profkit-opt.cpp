@@ -11,9 +11,14 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/IRPrinter.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Passes/PassBuilder.h"
+#include "profkit/Passes/PassPlugin.h"
 #include "profkit/Support/OutputFile.h"
 #include "profkit/Transforms/Relocate.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/PassTimingInfo.h"
+#include "llvm/IR/PrintPasses.h"
+#include "llvm/Pass.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -26,7 +31,13 @@ using namespace llvm;
 
 static cl::OptionCategory Category("profkit-opt options");
 
-static cl::list<std::string> Inputs(cl::Positional, cl::OneOrMore,
+// Defined in libLLVM, like -print-before/-print-after[-all] and -time-passes,
+// which profkit-opt uses as they are.
+namespace llvm {
+extern cl::opt<bool> PrintPipelinePasses;
+}
+
+static cl::list<std::string> Inputs(cl::Positional, cl::ZeroOrMore,
                                     cl::desc("<input profiles>"),
                                     cl::cat(Category));
 static cl::opt<std::string> OutputPath("o",
@@ -45,6 +56,18 @@ static cl::opt<bool>
     DisableOutput("disable-output",
                   cl::desc("Read and transform, but write nothing"),
                   cl::cat(Category));
+static cl::opt<bool> PrintPasses("print-passes",
+                                 cl::desc("Print every pass and analysis, "
+                                          "with its parameters, and exit"),
+                                 cl::cat(Category));
+static cl::opt<bool>
+    DebugPM("debug-pass-manager",
+            cl::desc("Print each pass and analysis as it runs"),
+            cl::cat(Category));
+static cl::list<std::string>
+    PassPlugins("load-pass-plugin",
+                cl::desc("Load a pass plugin (a shared library)"),
+                cl::value_desc("lib.so"), cl::cat(Category));
 static cl::opt<std::string> Passes("passes",
                                    cl::desc("The pass pipeline to run"),
                                    cl::value_desc("pipeline"),
@@ -75,8 +98,9 @@ static cl::opt<bool> WebgrindScale(
 static cl::opt<std::string>
     Binary("binary",
            cl::desc("The program the profile belongs to: gmon.out address "
-                    "size and byte order; relocate addresses to functions "
-                    "(and functions to addresses) against its symbols"),
+                    "size and byte order; relocates every input against its "
+                    "symbols as it is read, unless the pipeline has a "
+                    "relocate pass (whose binary= it then defaults)"),
            cl::value_desc("program"), cl::cat(Category));
 static cl::opt<std::string>
     GmonFormat("gmon-format", cl::init("gnu"),
@@ -117,27 +141,59 @@ static void printVersion(raw_ostream &OS) {
 
 /// Reads, transforms and writes. Returns instead of exiting, so that a
 /// failed run discards its temporary output file.
-static Error run(const FormatInfo *Writer) {
-  ReadOptions RO;
-  RO.Warn = warn;
-  RO.Note = note;
-  RO.Binary = Binary;
-  if (MaxMemory.getNumOccurrences())
-    RO.MaxMemory = MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;
-  else // Half the physical memory: fail cleanly before the machine swaps.
-    RO.MaxMemory =
-        uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
-  Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), RO);
+static void printIRDump(StringRef When, StringRef PassID, const Any &IR) {
+  if (const Profile *P = unwrapProfile(IR)) {
+    errs() << "; *** IR Dump " << When << ' ' << PassID << " ***\n";
+    printIR(*P, errs());
+  }
+}
+
+static StringRef unitName(const Any &IR) {
+  const Profile *P = unwrapProfile(IR);
+  return P && !P->SourceName.empty() ? StringRef(P->SourceName) : "<profile>";
+}
+
+static void registerInstrumentation(PassInstrumentationCallbacks &PIC) {
+  PIC.registerBeforeNonSkippedPassCallback([](StringRef PassID, Any IR) {
+    if (DebugPM)
+      errs() << "Running pass: " << PassID << " on " << unitName(IR) << '\n';
+    if (shouldPrintBeforeAll() || shouldPrintBeforePass(PassID))
+      printIRDump("Before", PassID, IR);
+  });
+  PIC.registerAfterPassCallback(
+      [](StringRef PassID, Any IR, const PreservedAnalyses &) {
+        if (shouldPrintAfterAll() || shouldPrintAfterPass(PassID))
+          printIRDump("After", PassID, IR);
+      });
+  if (!DebugPM)
+    return;
+  PIC.registerBeforeAnalysisCallback([](StringRef Name, Any IR) {
+    errs() << "Running analysis: " << Name << " on " << unitName(IR) << '\n';
+  });
+  PIC.registerAnalysisInvalidatedCallback([](StringRef Name, Any IR) {
+    errs() << "Invalidating analysis: " << Name << " on " << unitName(IR)
+           << '\n';
+  });
+}
+
+static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
+                 const PassContext &Ctx) {
+  Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), Ctx.Read);
   if (!P)
     return P.takeError();
-  // Until the pipeline has a `relocate` pass, -binary relocates after reading.
-  if (!Binary.empty()) {
-    RelocateOptions RelOpts;
-    RelOpts.Warn = warn;
-    RelOpts.Note = note;
-    if (Error E = relocate(**P, Binary, RelOpts))
+  // `merge` does the same for the other inputs.
+  if (Ctx.AfterRead)
+    if (Error E = Ctx.AfterRead(**P))
       return E;
-  }
+
+  PassInstrumentationCallbacks PIC;
+  registerInstrumentation(PIC);
+  TimePassesHandler Timing(TimePassesIsEnabled);
+  Timing.registerCallbacks(PIC);
+  ProfileAnalysisManager AM(&PIC);
+  if (Expected<PreservedAnalyses> PA = PM.run(**P, AM, &PIC); !PA)
+    return PA.takeError();
+  Timing.print();
   if (DisableOutput)
     return Error::success();
 
@@ -165,6 +221,15 @@ static Error run(const FormatInfo *Writer) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ToolName = sys::path::filename(argv[0]);
+  // Options libLLVM defines that profkit-opt implements for profiles.
+  for (const char *Name :
+       {"print-after-all", "print-before-all", "print-before", "print-after",
+        "time-passes", "print-pipeline-passes"}) {
+    auto &Opts = cl::getRegisteredOptions();
+    auto It = Opts.find(Name);
+    if (It != Opts.end())
+      It->second->addCategory(Category);
+  }
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
   std::string Formats;
@@ -178,12 +243,64 @@ int main(int argc, char **argv) {
       argc, argv,
       "profkit-opt: read profiles, run a pass pipeline, write a profile\n");
 
-  if (!Passes.empty())
-    fail("unknown pass name '" +
-         StringRef(Passes).split(',').first.split('<').first + "'");
+  for (const std::string &Path : PassPlugins) {
+    Expected<PassPlugin> Plugin = PassPlugin::load(Path);
+    if (!Plugin)
+      fail(Plugin.takeError());
+    Plugin->registerCallbacks(profkit::PassRegistry::get());
+  }
+  if (PrintPasses) {
+    profkit::PassRegistry::get().print(outs());
+    return 0;
+  }
+
+  PassContext Ctx;
+  Ctx.Read.Warn = warn;
+  Ctx.Read.Note = note;
+  Ctx.Read.Binary = Binary;
+  if (MaxMemory.getNumOccurrences())
+    Ctx.Read.MaxMemory = MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;
+  else // Half the physical memory: fail cleanly before the machine swaps.
+    Ctx.Read.MaxMemory =
+        uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
+  Ctx.Warn = warn;
+  Ctx.Note = note;
   if (Inputs.size() > 1)
-    fail(Twine(Inputs.size()) +
-         " inputs given, but the pipeline has no 'merge' pass to combine them");
+    Ctx.ExtraInputs.assign(Inputs.begin() + 1, Inputs.end());
+  ProfilePassManager PM;
+  if (Error E = parsePassPipeline(PM, Passes, Ctx))
+    fail(std::move(E));
+  if (PrintPipelinePasses) {
+    PM.printPipeline(outs());
+    outs() << '\n';
+    return 0;
+  }
+  if (Inputs.empty()) {
+    errs() << ToolName
+           << ": Not enough positional command line arguments specified!\n";
+    return 1;
+  }
+  if (Inputs.size() > 1 &&
+      (PM.empty() || PM.passes().front()->name() != "merge")) {
+    bool HasMerge = any_of(
+        PM.passes(), [](const auto &Pass) { return Pass->name() == "merge"; });
+    fail(Twine(Inputs.size()) + " inputs given, but the pipeline " +
+         (HasMerge ? "does not start with 'merge'" : "has no 'merge' pass") +
+         " to combine them");
+  }
+
+  // -binary without a `relocate` pass relocates every input as it is read,
+  // before the pipeline runs; with one, the pass does it (its binary=
+  // defaults to -binary). Either way -binary gives gmon.out's address layout.
+  if (!Binary.empty() && none_of(PM.passes(), [](const auto &Pass) {
+        return Pass->name() == "relocate";
+      }))
+    Ctx.AfterRead = [](Profile &P) {
+      RelocateOptions RelOpts;
+      RelOpts.Warn = warn;
+      RelOpts.Note = note;
+      return relocate(P, Binary, RelOpts);
+    };
 
   const FormatInfo *Writer = nullptr;
   if (!PrintIR && !DisableOutput) {
@@ -193,7 +310,7 @@ int main(int argc, char **argv) {
            ")");
   }
 
-  if (Error E = run(Writer))
+  if (Error E = run(Writer, PM, Ctx))
     fail(std::move(E));
   return 0;
 }

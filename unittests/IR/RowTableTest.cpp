@@ -90,6 +90,22 @@ TEST(RowTable, OverlappingRunsAreMerged) {
   EXPECT_EQ(R[(std::vector<uint64_t>{10, 1})], std::vector<uint64_t>{5});
 }
 
+TEST(RowTable, AddingAfterShrinkRebuildsTheState) {
+  RowTable T(2, /*RunWord=*/1);
+  ASSERT_TRUE(T.add({10, 1}, {1, 2}));
+  ASSERT_TRUE(T.add({5, 2}, {3})); // A second run.
+  T.shrink();
+  ASSERT_TRUE(T.add({5, 2}, {4}));  // Sums into the last row.
+  ASSERT_TRUE(T.add({10, 1}, {1})); // Overlaps the first run.
+  ASSERT_TRUE(T.add({20, 1}, {7}));
+  ASSERT_TRUE(T.finalize());
+  Rows R = collect(T);
+  EXPECT_EQ(R.size(), 3u);
+  EXPECT_EQ(R[(std::vector<uint64_t>{10, 1})], (std::vector<uint64_t>{2, 2}));
+  EXPECT_EQ(R[(std::vector<uint64_t>{5, 2})], std::vector<uint64_t>{7});
+  EXPECT_EQ(R[(std::vector<uint64_t>{20, 1})], std::vector<uint64_t>{7});
+}
+
 TEST(RowTable, LargeAndDecreasingKeysRoundTrip) {
   RowTable T(2);
   ASSERT_TRUE(T.add({UINT64_MAX, 0}, {UINT64_MAX}));

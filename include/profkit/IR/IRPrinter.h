@@ -19,6 +19,10 @@ class Profile;
 
 void printIR(const Profile &P, llvm::raw_ostream &OS);
 
+/// Prints the profile's `event:` lines (long names, derived events) as the
+/// callgrind format spells them; the IR text uses the same spelling.
+void printEventLines(const Profile &P, llvm::raw_ostream &OS);
+
 } // namespace profkit
 
 #endif

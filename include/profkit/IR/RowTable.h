@@ -67,9 +67,10 @@ public:
   /// order, or in runs that are each in key order. Returns false if a sum
   /// overflowed (and saturated).
   [[nodiscard]] bool finalize();
-  /// Gives back the slack of the growing stream.
+  /// Gives back the slack of the growing stream and the state only add()
+  /// needs; a later add() rebuilds that state from the rows.
   void shrink();
-  bool isFinalized() const { return !Runs; }
+  bool isFinalized() const { return !State || !State->Runs; }
   /// Are the rows in key order?
   bool isSorted() const { return Sorted; }
 
@@ -101,17 +102,24 @@ private:
     bool overlap();
   };
 
+  /// What add() needs beyond the rows; a profile holds many tables that are
+  /// done growing, so this lives apart and shrink() frees it.
+  struct BuildState {
+    llvm::SmallVector<uint64_t, 4> LastKey; // Key of the last encoded row.
+    uint32_t LastValuesOffset = 0;          // Where its values start.
+    uint32_t BytesAfterCompaction = 0;
+    std::unique_ptr<RunState> Runs; // Only while rows arrive out of order.
+  };
+
+  BuildState &build();
   void append(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values);
   bool addToLastRow(llvm::ArrayRef<uint64_t> Values);
   void startRun();
   bool compact();
 
   llvm::SmallVector<uint8_t, 0> Data;
-  std::unique_ptr<uint64_t[]> LastKey; // Key of the last encoded row.
-  std::unique_ptr<RunState> Runs;      // Only while out of order.
+  std::unique_ptr<BuildState> State;
   uint32_t NumRows = 0;
-  size_t LastValuesOffset = 0; // Where the last row's values start.
-  size_t BytesAfterCompaction = 0;
   uint8_t KeyWidth;
   uint8_t RunWord;
   bool Sorted = true; // Keys strictly increase along the stream.

@@ -8,7 +8,9 @@
 //    the next one; a bin straddling two functions is split by overlap), with
 //    files and lines from DWARF through llvm::symbolize (inlined frames
 //    included). A PIE file holding runtime addresses is detected and its
-//    load bias removed.
+//    load bias removed. Call rows get gprof's inclusive cost (the callee's
+//    self and children time shared by call counts, cycles collapsed; see
+//    docs/Gmon.md).
 //
 //  - functions to addresses: a part without address-level data (callgrind)
 //    gets arcs for the calls between the executable's functions: from the
@@ -16,7 +18,10 @@
 //    to each ob= object), else from the symbol table by function name. Such a
 //    profile can then be written as gmon.out for that executable.
 //
-// This is the body of the `relocate` pass (parameter binary=PROG).
+// A part holding both functions and address-level data is relocated already
+// and left as it is. This is the body of the `relocate` pass
+// (lib/Passes/Relocate.cpp); profkit-opt -binary runs it on every input when
+// the pipeline has none.
 //
 //===----------------------------------------------------------------------===//
 

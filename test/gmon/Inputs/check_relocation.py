@@ -9,20 +9,20 @@
   `gprof -b -p`) credits: all with >= 0.01 s there, none it does not list.
 Prints a summary line; exits 1 with the differences otherwise.
 """
+import os
 import re
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # No __pycache__ in the source tree.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ir_rows import function_rows  # noqa: E402
 
 ir, prog, symbolizer, flat = sys.argv[1:5]
 POS = r'"([^"]*)" (0x[0-9a-f]+) (\d+)'
 rows = []  # (function, file, addr, line, kind)
 sampled = set()
-func = None
-for line in open(ir):
-    m = re.match(r'  function "([^"]*)"', line)
-    if m:
-        func = m.group(1)
-        continue
+for func, line in function_rows(ir):
     m = re.match(r"    self " + POS + r" : (\d+)", line)
     if m:
         rows.append((func, m.group(1), int(m.group(2), 16), int(m.group(3)), "self"))

@@ -1,15 +1,7 @@
 /* A small program for the gmon.out tests: a CPU-bound leaf, direct
    recursion, a 2-cycle and a static function. The argument scales the work. */
+#include "burn.h"
 #include <stdlib.h>
-
-volatile unsigned long Sink;
-
-void burn(unsigned long N) {
-  unsigned long X = 0;
-  for (unsigned long I = 0; I < N; ++I)
-    X += I * I ^ (X >> 3);
-  Sink += X;
-}
 
 static void helper(int I) { burn(20000 + I); }
 

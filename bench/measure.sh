@@ -1,0 +1,31 @@
+# Sourced by the bench scripts: runs a command under /usr/bin/time -v and
+# prints its wall time, throughput on $MB megabytes of input, and peak RSS.
+#   MB=123.4; measure LABEL COMMAND [ARGS...]
+# BEST_OF=N (default 1) keeps the fastest of N runs.
+
+measure() {
+  local label=$1 best="" rss="" log wall kb
+  shift
+  [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; return 1; }
+  for _ in $(seq "${BEST_OF:-1}"); do
+    log=$(mktemp)
+    if ! /usr/bin/time -v "$@" > /dev/null 2> "$log"; then
+      echo "$label failed:" >&2; cat "$log" >&2; rm -f "$log"; return 1
+    fi
+    # "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02.50"
+    wall=$(sed -nE 's/.*Elapsed \(wall clock\).*\): *//p' "$log" |
+           awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+    kb=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+)/\1/p' "$log")
+    rm -f "$log"
+    if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+      best=$wall
+      rss=$kb
+    fi
+  done
+  awk -v n="$label" -v w="$best" -v r="$rss" -v mb="$MB" 'BEGIN {
+    if (w <= 0) w = 0.01
+    printf "%-46s %8.2f s %9.1f MB/s %8.0f MB peak RSS\n", n, w, mb / w, r / 1024 }'
+}
+
+# The size of a file in MB, for $MB.
+size_mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1048576 }'; }

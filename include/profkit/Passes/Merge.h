@@ -1,0 +1,28 @@
+//===- Merge.h - The merge pass --------------------------------*- C++ -*-===//
+//
+// See PassRegistry.def and docs/Passes.md for what it does.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PROFKIT_PASSES_MERGE_H
+#define PROFKIT_PASSES_MERGE_H
+
+#include "profkit/Passes/PassBuilder.h"
+
+namespace profkit {
+
+struct MergePass : ParamPassMixin<MergePass> {
+  static constexpr const char *PassName = "merge";
+  static llvm::Expected<MergePass> create(const PassParams &Params,
+                                          PassContext &Ctx);
+  llvm::Expected<PreservedAnalyses> run(Profile &P, ProfileAnalysisManager &AM);
+
+private:
+  std::shared_ptr<llvm::Regex> StripPath;
+  bool FoldParts = true, Basename = false;
+  PassContext *Ctx = nullptr;
+};
+
+} // namespace profkit
+
+#endif

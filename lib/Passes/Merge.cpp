@@ -1,0 +1,208 @@
+//===- Merge.cpp - Merge profiles and parts into one ----------------------===//
+//
+// Every input is copied into a new profile: strings and events by name,
+// functions by (object, file, name) after path normalisation, rows summed
+// by key. Address-level data (gmon.out histograms, arcs, basic-block counts)
+// of folded parts is combined as `gprof -s` combines runs. Inputs after the
+// first are read one at a time, so memory holds the merged profile and one
+// input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "profkit/Passes/Merge.h"
+#include "profkit/Formats/Gmon.h"
+#include "profkit/Passes/Rewrite.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace profkit;
+using namespace llvm;
+
+Expected<MergePass> MergePass::create(const PassParams &Params,
+                                      PassContext &Ctx) {
+  MergePass M;
+  M.Params = Params;
+  M.Ctx = &Ctx;
+  M.FoldParts = Params.getFlag("fold-parts");
+  M.Basename = Params.getFlag("basename");
+  Expected<std::optional<Regex>> R = Params.getRegex("strip-path");
+  if (!R)
+    return R.takeError();
+  if (*R)
+    M.StripPath = std::make_shared<Regex>(std::move(**R));
+  return M;
+}
+
+namespace {
+class Merger {
+public:
+  Merger(bool FoldParts, const Regex *StripPath, bool Basename)
+      : FoldParts(FoldParts), StripPath(StripPath), Basename(Basename) {}
+  [[nodiscard]] bool add(const Profile &Src);
+  [[nodiscard]] bool finish();
+  Profile Out;
+  /// Why add() failed, when not an overflow.
+  std::optional<std::string> Failure;
+
+private:
+  std::string normalize(StringRef Path) const {
+    std::string S = Path.str();
+    if (StripPath)
+      S = StripPath->sub("", S);
+    if (Basename)
+      S = sys::path::filename(S).str();
+    return S;
+  }
+
+  bool FoldParts;
+  const Regex *StripPath;
+  bool Basename;
+  Part *Folded = nullptr;
+  unsigned NumFolded = 0;
+  bool AllHaveSummary = true;
+};
+} // namespace
+
+bool Merger::add(const Profile &Src) {
+  RowMap M;
+  // Strings: files normalised; names as they are.
+  bool Normalize = StripPath || Basename;
+  std::vector<StrId> Plain(Src.Strings.size());
+  for (StrId S = 0; S != Src.Strings.size(); ++S)
+    Plain[S] = Out.Strings.intern(Src.Strings.str(S));
+  if (Normalize) {
+    M.File.resize(Src.Strings.size());
+    for (StrId S = 0; S != Src.Strings.size(); ++S)
+      M.File[S] = Out.Strings.intern(normalize(Src.Strings.str(S)));
+  } else {
+    M.File = Plain;
+  }
+  for (FuncId F = 0, E = Src.numFunctions(); F != E; ++F) {
+    const profkit::Function &Fn = Src.function(F);
+    M.Func.push_back(Out.getOrAddFunction(M.File[Fn.Object], M.File[Fn.File],
+                                          Plain[Fn.Name]));
+  }
+
+  // Events by name: new ones get new columns at the end, so the rows
+  // already merged stay valid.
+  SmallVector<unsigned, 16> ToOut;
+  for (const EventType &E : Src.events()) {
+    unsigned C = Out.getOrAddEvent(E.Name);
+    if (Out.events()[C].LongName.empty())
+      Out.setEventLongName(C, E.LongName);
+    ToOut.push_back(C);
+  }
+  M.Events.assign(Out.events().size(), -1);
+  for (unsigned I = 0; I != ToOut.size(); ++I)
+    M.Events[ToOut[I]] = int(I);
+  for (const EventDecl &D : Src.EventDecls)
+    if (none_of(Out.EventDecls,
+                [&](const EventDecl &O) { return O.Name == D.Name; }))
+      Out.EventDecls.push_back(D);
+  if (Out.SourceName.empty())
+    Out.SourceName = Src.SourceName;
+
+  bool Ok = true;
+  for (const auto &Pt : Src.parts()) {
+    std::optional<std::vector<uint64_t>> Summary;
+    if (Pt->Summary)
+      Summary = mapCostVector(M, *Pt->Summary);
+    AllHaveSummary &= Pt->Summary.has_value();
+    if (!FoldParts) {
+      Part &To = Out.addPart(Pt->positions());
+      To = copyPartShell(*Pt, Pt->positions());
+      To.Summary = Summary;
+      To.Totals.reset();
+      M.Positions.clear();
+      Ok &= copyRows(Src, *Pt, Out, To, M);
+      continue;
+    }
+    if (!Folded) {
+      Folded = &Out.addPart(Pt->positions());
+      *Folded = copyPartShell(*Pt, Pt->positions());
+      Folded->Totals.reset();
+      Folded->Summary = Summary;
+    } else {
+      // As gprof -s: histograms of the same range summed bin by bin
+      // (gprof's rules and messages), arcs with the same ends and blocks at
+      // the same address summed.
+      for (const Histogram &H : Pt->Histograms) {
+        bool Saturated = false;
+        if (Error E = addHistogram(Folded->Histograms, H, Saturated)) {
+          Failure = Src.SourceName +
+                    ": cannot merge its histogram: " + toString(std::move(E));
+          return false;
+        }
+        Ok &= !Saturated;
+      }
+      Ok &= addArcs(Folded->Arcs, Pt->Arcs);
+      Ok &= addBlocks(Folded->Blocks, Pt->Blocks);
+      if (!Folded->AddressSize)
+        std::tie(Folded->AddressSize, Folded->BigEndian) =
+            std::tie(Pt->AddressSize, Pt->BigEndian);
+      if (Folded->Summary && Summary) {
+        Folded->Summary->resize(Out.events().size());
+        for (size_t I = 0; I != Summary->size(); ++I)
+          Ok &= addCost((*Folded->Summary)[I], (*Summary)[I]);
+      }
+    }
+    ++NumFolded;
+    // The first part's positions are kept; a kind the source lacks is 0.
+    M.Positions.clear();
+    for (PositionKind K : Folded->positions()) {
+      auto It = find(Pt->positions(), K);
+      M.Positions.push_back(
+          It == Pt->positions().end() ? -1 : int(It - Pt->positions().begin()));
+    }
+    Ok &= copyRows(Src, *Pt, Out, *Folded, M);
+  }
+  return Ok;
+}
+
+bool Merger::finish() {
+  bool Ok = true;
+  if (Folded) {
+    if (!AllHaveSummary)
+      Folded->Summary.reset();
+    // Header lines that name one thread or dump no longer apply.
+    if (NumFolded > 1)
+      erase_if(Folded->Header, [](const HeaderLine &H) {
+        return is_contained({"part", "thread", "pid", "timerange", "trigger"},
+                            H.Key);
+      });
+  }
+  for (auto &Pt : Out.parts())
+    Ok &= Pt->finalize();
+  return Ok;
+}
+
+Expected<PreservedAnalyses> MergePass::run(Profile &P,
+                                           ProfileAnalysisManager &) {
+  std::vector<std::string> Inputs = std::move(Ctx->ExtraInputs);
+  Ctx->ExtraInputs.clear();
+  Merger M(FoldParts, StripPath.get(), Basename);
+  auto Failed = [&] {
+    return M.Failure ? createStringError(inconvertibleErrorCode(),
+                                         "merge: " + *M.Failure)
+                     : overflowError(name());
+  };
+  if (!M.add(P))
+    return Failed();
+  // The first input is no longer needed: free it before reading the next.
+  P = Profile();
+  for (const std::string &Path : Inputs) {
+    Expected<std::unique_ptr<Profile>> Q = readProfile(Path, Ctx->Read);
+    if (!Q)
+      return Q.takeError();
+    // Inputs get what the first one got before the pipeline (-binary).
+    if (Ctx->AfterRead)
+      if (Error E = Ctx->AfterRead(**Q))
+        return E;
+    if (!M.add(**Q))
+      return Failed();
+  }
+  if (!M.finish())
+    return overflowError(name());
+  P = std::move(M.Out);
+  return PreservedAnalyses::none();
+}

@@ -1,0 +1,397 @@
+//===- PassBuilder.cpp - The pass registry and pipeline parser ------------===//
+
+#include "profkit/Passes/PassBuilder.h"
+#include "profkit/Passes/Analyses.h"
+#include "profkit/Passes/Demangle.h"
+#include "profkit/Passes/EvalEvents.h"
+#include "profkit/Passes/Filter.h"
+#include "profkit/Passes/FoldContexts.h"
+#include "profkit/Passes/Inclusive.h"
+#include "profkit/Passes/Merge.h"
+#include "profkit/Passes/Relocate.h"
+#include "profkit/Passes/Rename.h"
+#include "profkit/Passes/SelectEvents.h"
+#include "profkit/Passes/StripLines.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace profkit;
+using namespace llvm;
+
+static Error makeError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+//===----------------------------------------------------------------------===//
+// PassParams
+//===----------------------------------------------------------------------===//
+
+int PassParams::index(StringRef Name) const {
+  for (size_t I = 0; I != Infos.size(); ++I)
+    if (Infos[I].Name == Name)
+      return int(I);
+  return -1;
+}
+
+Error PassParams::set(StringRef Text) {
+  auto [Key, Value] = Text.split('=');
+  bool HasValue = Text.contains('=');
+  if (Infos.empty())
+    return makeError("pass '" + PassName + "' takes no parameters");
+  int I = index(Key);
+  bool Negated = false;
+  if (I < 0 && Key.starts_with("no-")) {
+    I = index(Key.drop_front(3));
+    Negated = true;
+    if (I >= 0 && !Infos[I].isFlag())
+      return makeError("parameter '" + Key.drop_front(3) + "' of pass '" +
+                       PassName + "' is not a flag; give it as " +
+                       Infos[I].Name + "=" + Infos[I].Meta);
+  }
+  if (I < 0)
+    return makeError("unknown parameter '" + Key + "' for pass '" + PassName +
+                     "'");
+  const PassParamInfo &Info = Infos[I];
+  if (Values[I])
+    return makeError("parameter '" + Info.Name + "' given twice for pass '" +
+                     PassName + "'");
+  if (Info.isFlag()) {
+    if (HasValue)
+      return makeError("parameter '" + Key + "' of pass '" + PassName +
+                       "' is a flag and takes no value");
+    Values[I] = Negated ? "false" : "true";
+    return Error::success();
+  }
+  if (!HasValue)
+    return makeError("parameter '" + Key + "' of pass '" + PassName +
+                     "' needs a value (" + Key + "=" + Info.Meta + ")");
+  Values[I] = Value.str();
+  return Error::success();
+}
+
+void PassParams::setValue(StringRef Name, StringRef Value) {
+  int I = index(Name);
+  assert(I >= 0 && "no such parameter");
+  Values[I] = Value.str();
+}
+
+StringRef PassParams::get(StringRef Name) const {
+  int I = index(Name);
+  assert(I >= 0 && "no such parameter");
+  if (Values[I])
+    return *Values[I];
+  return Infos[I].Default;
+}
+
+Expected<std::optional<Regex>> PassParams::getRegex(StringRef Name) const {
+  StringRef V = get(Name);
+  if (V.empty())
+    return std::nullopt;
+  Regex R(V);
+  std::string Why;
+  if (!R.isValid(Why))
+    return invalid(Name, Why);
+  return std::optional<Regex>(std::move(R));
+}
+
+Error PassParams::invalid(StringRef Name, const Twine &Why) const {
+  return makeError("invalid value '" + get(Name) + "' for parameter '" + Name +
+                   "' of pass '" + PassName + "': " + Why);
+}
+
+void profkit::printParamValue(raw_ostream &OS, StringRef Value) {
+  if (!Value.empty() &&
+      Value.find_first_of(";<>,()\"\\ \t") == StringRef::npos) {
+    OS << Value;
+    return;
+  }
+  OS << '"';
+  for (char C : Value) {
+    if (C == '"' || C == '\\')
+      OS << '\\';
+    OS << C;
+  }
+  OS << '"';
+}
+
+void PassParams::print(raw_ostream &OS) const {
+  OS << PassName;
+  bool First = true;
+  for (size_t I = 0; I != Infos.size(); ++I) {
+    StringRef V = Values[I] ? StringRef(*Values[I]) : Infos[I].Default;
+    if (!Infos[I].isFlag() && V.empty())
+      continue;
+    OS << (First ? '<' : ';');
+    First = false;
+    if (Infos[I].isFlag()) {
+      OS << (V == "true" ? "" : "no-") << Infos[I].Name;
+    } else {
+      OS << Infos[I].Name << '=';
+      printParamValue(OS, V);
+    }
+  }
+  if (!First)
+    OS << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// PassRegistry
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// `require<A>`: computes an analysis so later passes find it cached.
+struct RequirePass {
+  const AnalysisInfo *A;
+  static StringRef name() { return "require"; }
+  Expected<PreservedAnalyses> run(Profile &P, ProfileAnalysisManager &AM) {
+    A->Require(P, AM);
+    return PreservedAnalyses::all();
+  }
+  void printPipeline(raw_ostream &OS) const {
+    OS << "require<" << A->Name << '>';
+  }
+};
+/// `invalidate<A>`: drops a cached analysis.
+struct InvalidatePass {
+  const AnalysisInfo *A;
+  static StringRef name() { return "invalidate"; }
+  Expected<PreservedAnalyses> run(Profile &, ProfileAnalysisManager &) {
+    PreservedAnalyses PA = PreservedAnalyses::all();
+    PA.abandon(A->Key);
+    return PA;
+  }
+  void printPipeline(raw_ostream &OS) const {
+    OS << "invalidate<" << A->Name << '>';
+  }
+};
+} // namespace
+
+PassRegistry::PassRegistry() {
+#define PROFILE_PASS(NAME, CLASS, DESCRIPTION)                                 \
+  cantFail(registerPass<CLASS>(DESCRIPTION));
+#include "profkit/Passes/PassRegistry.def"
+#define PROFILE_PASS_PARAM(PASS, NAME, META, DEFAULT, DESCRIPTION)             \
+  const_cast<PassInfo *>(lookupPass(PASS))                                     \
+      ->Params.push_back({NAME, META, DEFAULT, DESCRIPTION});
+#define PROFILE_PASS_FLAG(PASS, NAME, DEFAULT, DESCRIPTION)                    \
+  const_cast<PassInfo *>(lookupPass(PASS))                                     \
+      ->Params.push_back({NAME, "", DEFAULT, DESCRIPTION});
+#include "profkit/Passes/PassRegistry.def"
+#define PROFILE_ANALYSIS(NAME, CLASS, DESCRIPTION)                             \
+  cantFail(registerAnalysis({NAME, DESCRIPTION,                                \
+                             [](Profile &P, ProfileAnalysisManager &AM) {      \
+                               (void)AM.getResult<CLASS>(P);                   \
+                             },                                                \
+                             CLASS::ID()}));
+#include "profkit/Passes/PassRegistry.def"
+}
+
+PassRegistry &PassRegistry::get() {
+  static PassRegistry R;
+  return R;
+}
+
+Error PassRegistry::registerPass(PassInfo Info) {
+  if (lookupPass(Info.Name) || Info.Name == "require" ||
+      Info.Name == "invalidate")
+    return makeError("pass '" + Info.Name + "' is registered twice");
+  Passes.push_back(std::move(Info));
+  return Error::success();
+}
+
+Error PassRegistry::registerAnalysis(AnalysisInfo Info) {
+  if (lookupAnalysis(Info.Name))
+    return makeError("analysis '" + Info.Name + "' is registered twice");
+  Analyses.push_back(std::move(Info));
+  return Error::success();
+}
+
+const PassInfo *PassRegistry::lookupPass(StringRef Name) const {
+  for (const PassInfo &I : Passes)
+    if (I.Name == Name)
+      return &I;
+  return nullptr;
+}
+
+const AnalysisInfo *PassRegistry::lookupAnalysis(StringRef Name) const {
+  for (const AnalysisInfo &I : Analyses)
+    if (I.Name == Name)
+      return &I;
+  return nullptr;
+}
+
+void PassRegistry::print(raw_ostream &OS) const {
+  OS << "Profile passes:\n";
+  for (const PassInfo &P : Passes) {
+    OS << "  " << P.Name;
+    for (size_t I = 0; I != P.Params.size(); ++I) {
+      const PassParamInfo &Q = P.Params[I];
+      OS << (I ? ';' : '<');
+      if (Q.isFlag())
+        OS << "[no-]" << Q.Name;
+      else
+        OS << Q.Name << '=' << Q.Meta;
+    }
+    OS << (P.Params.empty() ? "\n" : ">\n");
+    OS << "      " << P.Description << '\n';
+    for (const PassParamInfo &Q : P.Params) {
+      OS << "      ";
+      if (Q.isFlag())
+        OS << "[no-]" << Q.Name
+           << " (default: " << (Q.Default == "true" ? "" : "no-") << Q.Name
+           << ")";
+      else
+        OS << Q.Name << '=' << Q.Meta
+           << (Q.Default.empty() ? "" : " (default: " + Q.Default + ")");
+      OS << "\n          " << Q.Description << '\n';
+    }
+  }
+  OS << "Profile analyses (require<NAME>, invalidate<NAME>):\n";
+  for (const AnalysisInfo &A : Analyses)
+    OS << "  " << A.Name << "\n      " << A.Description << '\n';
+}
+
+//===----------------------------------------------------------------------===//
+// Pipeline parser
+//===----------------------------------------------------------------------===//
+
+namespace {
+class PipelineParser {
+public:
+  PipelineParser(StringRef Text, ProfilePassManager &PM, PassContext &Ctx)
+      : Text(Text), PM(PM), Ctx(Ctx) {}
+  Error parse();
+
+private:
+  Error parseElement();
+  /// Parses `<...>` into Params (each `key=value`, `flag`, `no-flag`,
+  /// with quotes removed).
+  Error parseParams(StringRef Pass, std::vector<std::string> &Params);
+  bool atEnd() const { return Pos >= Text.size(); }
+  char peek() const { return atEnd() ? '\0' : Text[Pos]; }
+
+  StringRef Text;
+  size_t Pos = 0;
+  ProfilePassManager &PM;
+  PassContext &Ctx;
+};
+} // namespace
+
+Error PipelineParser::parse() {
+  if (Text.trim().empty())
+    return Error::success();
+  while (true) {
+    if (Error E = parseElement())
+      return E;
+    if (atEnd())
+      return Error::success();
+    ++Pos; // ','
+  }
+}
+
+Error PipelineParser::parseParams(StringRef Pass,
+                                  std::vector<std::string> &Params) {
+  ++Pos; // '<'
+  std::string Cur;
+  bool Quoted = false; // The current parameter had a quoted value.
+  while (true) {
+    if (atEnd())
+      return makeError("missing '>' after the parameters of pass '" + Pass +
+                       "'");
+    char C = Text[Pos++];
+    if (C == ';' || C == '>') {
+      if (Cur.empty() && !Quoted)
+        return makeError("empty parameter in pass '" + Pass + "'");
+      Params.push_back(std::move(Cur));
+      Cur.clear();
+      Quoted = false;
+      if (C == '>')
+        return Error::success();
+      continue;
+    }
+    if (C == '"') {
+      if (Quoted || Cur.empty() || Cur.back() != '=')
+        return makeError("a quote may only start the value of a parameter of "
+                         "pass '" +
+                         Pass + "'");
+      while (true) {
+        if (atEnd())
+          return makeError("unterminated quoted value in the parameters of "
+                           "pass '" +
+                           Pass + "'");
+        char Q = Text[Pos++];
+        if (Q == '"')
+          break;
+        if (Q == '\\' && !atEnd() && (peek() == '"' || peek() == '\\'))
+          Q = Text[Pos++];
+        Cur += Q;
+      }
+      Quoted = true;
+      if (peek() != ';' && peek() != '>' && !atEnd())
+        return makeError(Twine("expected ';' or '>' after a quoted value in "
+                               "pass '") +
+                         Pass + "', found '" + Twine(peek()) + "'");
+      continue;
+    }
+    Cur += C;
+  }
+}
+
+Error PipelineParser::parseElement() {
+  size_t Start = Pos;
+  while (!atEnd() && !StringRef(",<>()\";").contains(peek()))
+    ++Pos;
+  StringRef Name = Text.slice(Start, Pos).trim();
+  if (Name.empty()) {
+    if (atEnd() || peek() == ',')
+      return makeError("empty pass name in pipeline '" + Text + "'");
+    return makeError(Twine("expected a pass name, found '") + Twine(peek()) +
+                     "' in pipeline '" + Text + "'");
+  }
+  PassRegistry &R = PassRegistry::get();
+  bool IsAnalysisPass = Name == "require" || Name == "invalidate";
+  const PassInfo *Info = IsAnalysisPass ? nullptr : R.lookupPass(Name);
+  if (!Info && !IsAnalysisPass)
+    return makeError("unknown pass name '" + Name + "'");
+  std::vector<std::string> Params;
+  bool HasParams = peek() == '<';
+  if (HasParams)
+    if (Error E = parseParams(Name, Params))
+      return E;
+  if (!atEnd() && peek() != ',') {
+    if (peek() == '(')
+      return makeError("pass '" + Name + "' does not take a nested pipeline");
+    return makeError(Twine("expected ',' after pass '") + Name + "', found '" +
+                     Twine(peek()) + "'");
+  }
+
+  if (IsAnalysisPass) {
+    if (Params.size() != 1)
+      return makeError("'" + Name + "' needs one analysis name: " + Name +
+                       "<NAME>");
+    const AnalysisInfo *A = R.lookupAnalysis(Params[0]);
+    if (!A)
+      return makeError("unknown analysis name '" + Params[0] + "'");
+    if (Name == "require")
+      PM.addPass(RequirePass{A});
+    else
+      PM.addPass(InvalidatePass{A});
+    return Error::success();
+  }
+
+  PassParams PP(Info->Name, Info->Params);
+  if (HasParams && Info->Params.empty())
+    return makeError("pass '" + Name + "' takes no parameters");
+  for (const std::string &P : Params)
+    if (Error E = PP.set(P))
+      return E;
+  Expected<std::unique_ptr<PassConcept>> Pass = Info->Create(PP, Ctx);
+  if (!Pass)
+    return Pass.takeError();
+  PM.addPass(std::move(*Pass));
+  return Error::success();
+}
+
+Error profkit::parsePassPipeline(ProfilePassManager &PM, StringRef Text,
+                                 PassContext &Ctx) {
+  return PipelineParser(Text, PM, Ctx).parse();
+}

@@ -1,0 +1,201 @@
+//===- Rewrite.cpp - Rebuilding the rows of a profile ---------------------===//
+
+#include "profkit/Passes/Rewrite.h"
+#include "llvm/Support/Error.h"
+
+using namespace profkit;
+using namespace llvm;
+
+Error profkit::overflowError(StringRef Pass) {
+  return createStringError(inconvertibleErrorCode(),
+                           Pass + ": a cost sum overflows 64 bits");
+}
+
+Part profkit::copyPartShell(const Part &From,
+                            ArrayRef<PositionKind> Positions) {
+  Part To(Positions);
+  To.Header = From.Header;
+  To.Summary = From.Summary;
+  To.Totals = From.Totals;
+  To.Histograms = From.Histograms;
+  To.Arcs = From.Arcs;
+  To.Blocks = From.Blocks;
+  return To;
+}
+
+bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
+                       Part &To, const RowMap &M) {
+  RowLayout SL = From.layout(), DL = To.layout();
+  unsigned SP = SL.P, DP = DL.P;
+  SmallVector<int, 3> PosMap(M.Positions.begin(), M.Positions.end());
+  if (PosMap.empty())
+    for (unsigned I = 0; I != DP; ++I)
+      PosMap.push_back(I < SP ? int(I) : -1);
+  auto MapFile = [&](uint64_t S) -> uint64_t {
+    return M.File.empty() ? S : M.File[S];
+  };
+  auto MapPositions = [&](ArrayRef<uint64_t> In,
+                          SmallVectorImpl<uint64_t> &Out) {
+    for (int I : PosMap)
+      Out.push_back(I < 0 ? 0 : In[I]);
+  };
+  SmallVector<uint64_t, 16> Values;
+  bool CostsOk = true;
+  auto MapCosts = [&](ArrayRef<uint64_t> In) {
+    if (M.Costs) {
+      CostsOk &= M.Costs(In, Values);
+      return;
+    }
+    if (M.Events.empty()) {
+      Values.append(In.begin(), In.end());
+      return;
+    }
+    for (int I : M.Events)
+      Values.push_back(I >= 0 && size_t(I) < In.size() ? In[I] : 0);
+  };
+  (void)Dst;
+
+  bool Ok = true;
+  SmallVector<uint64_t, 12> Key;
+  for (const FunctionData &FD : From.functions()) {
+    FuncId F = M.Func[FD.Id];
+    if (F == DroppedFunction)
+      continue;
+    uint64_t OwnFile = Dst.function(F).File;
+    FunctionData &To2 = To.getOrCreate(F);
+    auto Head = [&](const Row &R) {
+      Key.clear();
+      Values.clear();
+      if (M.UseFunctionFile) {
+        Key.append(DP, 0);
+        Key.push_back(OwnFile);
+      } else {
+        MapPositions(SL.position(R), Key);
+        Key.push_back(MapFile(SL.sourceFile(R)));
+      }
+    };
+    for (const Row &R : FD.Self) {
+      Head(R);
+      MapCosts(R.Values);
+      Ok &= To2.Self.add(Key, Values);
+    }
+    for (const Row &R : FD.Calls) {
+      FuncId Callee = M.Func[SL.callee(R)];
+      if (Callee == DroppedFunction)
+        continue;
+      Head(R);
+      Key.push_back(Callee);
+      if (M.UseFunctionFile)
+        Key.append(DP, 0);
+      else
+        MapPositions(SL.callTarget(R), Key);
+      Values.push_back(R.value(0));
+      MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
+      Ok &= To2.Calls.add(Key, Values);
+    }
+    for (const Row &R : FD.Jumps) {
+      FuncId Target = M.Func[SL.jumpTargetFunction(R)];
+      if (Target == DroppedFunction)
+        continue;
+      Head(R);
+      Key.push_back(uint64_t(SL.jumpKind(R)));
+      Key.push_back(Target);
+      if (M.UseFunctionFile) {
+        Key.push_back(Dst.function(Target).File);
+        Key.append(DP, 0);
+      } else {
+        Key.push_back(MapFile(SL.jumpTargetFile(R)));
+        MapPositions(SL.jumpTarget(R), Key);
+      }
+      Values.append(R.Values.begin(), R.Values.end());
+      Ok &= To2.Jumps.add(Key, Values);
+    }
+  }
+  (void)SP;
+  return Ok && CostsOk;
+}
+
+bool profkit::rewriteProfile(Profile &P, const RowMap &M, bool DropTotals,
+                             ArrayRef<PositionKind> NewPositions) {
+  bool Ok = true;
+  for (auto &Pt : P.parts()) {
+    Part NP = copyPartShell(*Pt, NewPositions.empty() ? Pt->positions()
+                                                      : NewPositions);
+    if (DropTotals)
+      NP.Totals.reset();
+    if (M.Costs || !M.Events.empty()) {
+      if (NP.Summary)
+        NP.Summary = mapCostVector(M, *NP.Summary);
+      if (NP.Totals)
+        NP.Totals = mapCostVector(M, *NP.Totals);
+    }
+    Ok &= copyRows(P, *Pt, P, NP, M);
+    Ok &= NP.finalize();
+    *Pt = std::move(NP);
+  }
+  return Ok;
+}
+
+bool profkit::renameFunctions(
+    Profile &P,
+    const std::function<Function(const profkit::Function &)> &NewIdentity) {
+  RowMap M;
+  size_t N = P.numFunctions();
+  M.Func.resize(N);
+  bool Changed = false;
+  for (FuncId F = 0; F != N; ++F) {
+    Function New = NewIdentity(P.function(F));
+    M.Func[F] = P.getOrAddFunction(New.Object, New.File, New.Name);
+    Changed |= M.Func[F] != F;
+  }
+  if (!Changed)
+    return true;
+  return rewriteProfile(P, M, /*DropTotals=*/false);
+}
+
+std::vector<uint64_t> profkit::mapCostVector(const RowMap &M,
+                                             ArrayRef<uint64_t> In) {
+  if (M.Costs) {
+    SmallVector<uint64_t, 16> Out;
+    if (!M.Costs(In, Out))
+      Out.clear();
+    return std::vector<uint64_t>(Out.begin(), Out.end());
+  }
+  if (M.Events.empty())
+    return In.vec();
+  std::vector<uint64_t> Out;
+  for (int I : M.Events)
+    Out.push_back(I >= 0 && size_t(I) < In.size() ? In[I] : 0);
+  return Out;
+}
+
+bool profkit::keepEvents(Profile &P, ArrayRef<unsigned> Keep) {
+  Profile Q;
+  for (size_t I = 1, E = P.Strings.size(); I != E; ++I)
+    Q.Strings.intern(P.Strings.str(I));
+  RowMap M;
+  for (FuncId F = 0, E = P.numFunctions(); F != E; ++F) {
+    const Function &Fn = P.function(F);
+    M.Func.push_back(Q.getOrAddFunction(Fn.Object, Fn.File, Fn.Name));
+  }
+  for (unsigned C : Keep) {
+    unsigned New = Q.getOrAddEvent(P.events()[C].Name);
+    Q.setEventLongName(New, P.events()[C].LongName);
+    M.Events.push_back(int(C));
+  }
+  Q.EventDecls = P.EventDecls;
+  Q.SourceName = P.SourceName;
+  bool Ok = true;
+  for (auto &Pt : P.parts()) {
+    Part &NP = Q.addPart(Pt->positions());
+    NP = copyPartShell(*Pt, Pt->positions());
+    if (NP.Summary)
+      NP.Summary = mapCostVector(M, *NP.Summary);
+    if (NP.Totals)
+      NP.Totals = mapCostVector(M, *NP.Totals);
+    Ok &= copyRows(P, *Pt, Q, NP, M);
+    Ok &= NP.finalize();
+  }
+  P = std::move(Q);
+  return Ok;
+}

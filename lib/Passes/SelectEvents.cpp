@@ -1,0 +1,54 @@
+//===- SelectEvents.cpp - Keep some events, in a given order --------------===//
+
+#include "profkit/Passes/SelectEvents.h"
+#include "profkit/Passes/Rewrite.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace profkit;
+using namespace llvm;
+
+Expected<SelectEventsPass> SelectEventsPass::create(const PassParams &Params,
+                                                    PassContext &) {
+  SelectEventsPass S;
+  S.Params = Params;
+  SmallVector<StringRef, 8> Names;
+  SplitString(Params.get("events"), Names, ", ");
+  if (Names.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "pass 'select-events' needs events=E1,E2,...");
+  for (StringRef N : Names) {
+    if (is_contained(S.Events, N))
+      return Params.invalid("events", "'" + N + "' is listed twice");
+    S.Events.push_back(N.str());
+  }
+  return S;
+}
+
+Expected<PreservedAnalyses> SelectEventsPass::run(Profile &P,
+                                                  ProfileAnalysisManager &) {
+  SmallVector<unsigned, 8> Keep;
+  for (const std::string &N : Events) {
+    std::optional<unsigned> C = P.findEvent(N);
+    if (!C) {
+      std::string Known;
+      for (const EventType &E : P.events())
+        Known += (Known.empty() ? "" : " ") + E.Name;
+      return createStringError(inconvertibleErrorCode(),
+                               "select-events: the profile has no event '" + N +
+                                   "' (it has: " + Known + ")");
+    }
+    Keep.push_back(*C);
+  }
+  // Drop formulas that refer to an event that is gone.
+  erase_if(P.EventDecls, [&](const EventDecl &D) {
+    SmallVector<StringRef, 8> Words;
+    SplitString(D.Formula, Words, " \t+-*()");
+    return any_of(Words, [&](StringRef W) {
+      return P.findEvent(W) && !is_contained(Events, W.str());
+    });
+  });
+  if (!keepEvents(P, Keep))
+    return overflowError(name());
+  return PreservedAnalyses::none();
+}
