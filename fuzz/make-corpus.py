@@ -12,13 +12,15 @@ callgrind seeds. Nothing is copied into the repository.
 import glob
 import hashlib
 import os
+import re
 import subprocess
 import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = sys.argv[1]
 opt = sys.argv[2] if len(sys.argv) > 2 else None
-targets = ["callgrind-reader", "webgrind-reader", "gmon-reader", "roundtrip"]
+targets = ["callgrind-reader", "webgrind-reader", "gmon-reader", "roundtrip",
+           "pipeline-parser"]
 for t in targets:
     os.makedirs(os.path.join(out, t), exist_ok=True)
 
@@ -56,6 +58,15 @@ for test in glob.glob(os.path.join(root, "test", "**", "*.test"),
     for data in sections:
         if data.strip():
             add(data, kind(data), "roundtrip")
+
+# -passes= pipelines of the lit tests and the docs.
+for path in glob.glob(os.path.join(root, "test", "**", "*.test"),
+                      recursive=True) + glob.glob(
+                          os.path.join(root, "docs", "*.md")):
+    with open(path, "rb") as f:
+        text = f.read()
+    for m in re.finditer(rb"-passes='([^']*)'|-passes=([^\s'\"`]+)", text):
+        add(m.group(1) or m.group(2), "pipeline-parser")
 
 callgrind = glob.glob(os.path.join(root, "examples", "callgrind.out.*"))
 callgrind += glob.glob(os.path.join(root, "test", "**", "Inputs", "**", "*.out"),

@@ -16,12 +16,12 @@ build=${2:-build-sanitize}
 shift $(( $# < 2 ? $# : 2 ))
 targets=("$@")
 [ ${#targets[@]} -ne 0 ] ||
-  targets=(callgrind-reader webgrind-reader gmon-reader roundtrip)
+  targets=(callgrind-reader webgrind-reader gmon-reader roundtrip pipeline-parser)
 
 ninja -C "$build" -j2 profkit-fuzzers >/dev/null ||
   { echo "fuzz build: FAILED"; exit 1; }
 corpus="$build/fuzz-corpus"
-if [ ! -d "$corpus" ]; then
+if [ ! -d "$corpus/pipeline-parser" ]; then
   python3 fuzz/make-corpus.py "$corpus" build/bin/profkit-opt >/dev/null ||
     python3 fuzz/make-corpus.py "$corpus" >/dev/null ||
     { echo "fuzz corpus: FAILED"; exit 1; }
@@ -30,7 +30,10 @@ mkdir -p "$build/fuzz-logs"
 status=0
 for t in "${targets[@]}"; do
   dict=()
-  case $t in callgrind-reader | roundtrip) dict=(-dict=fuzz/callgrind.dict) ;; esac
+  case $t in
+  callgrind-reader | roundtrip) dict=(-dict=fuzz/callgrind.dict) ;;
+  pipeline-parser) dict=(-dict=fuzz/pipeline.dict) ;;
+  esac
   mkdir -p "$build/fuzz-findings/$t"
   log="$build/fuzz-logs/$t.log"
   "$build/bin/$t-fuzzer" "$corpus/$t" "${dict[@]}" \
