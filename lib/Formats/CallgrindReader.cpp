@@ -408,6 +408,10 @@ Error CallgrindReader::parseName(StringRef Value,
     uint64_t Id;
     if (Error E = parseNumber(Value.slice(1, Close), Id))
       return E;
+    // Real writers number from 1 up; the bound also keeps ids clear of the
+    // keys DenseMap reserves for itself.
+    if (Id > UINT32_MAX)
+      return error("compressed name id (" + Twine(Id) + ") is too large");
     StringRef Name = trim(Value.drop_front(Close + 1));
     if (Name.empty()) {
       auto It = Table.find(Id);

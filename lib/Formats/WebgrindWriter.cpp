@@ -49,7 +49,7 @@ private:
     OS.write(B, 4);
   }
   std::string clean(StringRef S);
-  std::string name(FuncId F) const { return P.functionName(F).str(); }
+  StringRef name(FuncId F) const { return P.functionName(F); }
 
   const Profile &P;
   raw_ostream &OS;

@@ -27,6 +27,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 using namespace profkit;
 using namespace llvm;
@@ -248,7 +249,9 @@ private:
   const ELFObjectFileBase *Obj = nullptr;
   SymbolTable Symbols;
   symbolize::LLVMSymbolizer Symbolizer;
-  DenseMap<uint64_t, Place> Places;
+  // std::map, not DenseMap: a file may hold any address, DenseMap's two
+  // reserved keys included.
+  std::map<uint64_t, Place> Places;
   DenseMap<const Symbol *, FuncId> Functions;
   DenseMap<StrId, bool> OurObjects;
   StrId ObjectName = 0;
