@@ -260,8 +260,10 @@ bool InputStream::nextLine(StringRef &Line) {
     }
     Scanned = Begin + Unscanned;
   }
-  if (!Line.empty() && Line.back() == '\r')
-    Line = Line.drop_back();
+  // Every '\r' before the '\n', not just one: fuzzing (roundtrip) found a
+  // name ending in '\r' that lost one '\r' per round trip through a
+  // callgrind file (files converted to CRLF twice end lines in "\r\r\n").
+  Line = Line.rtrim('\r');
   ++LineNo;
   return true;
 }

@@ -37,7 +37,7 @@ public:
   /// format; does not consume them.
   llvm::Expected<llvm::StringRef> peek(size_t N);
 
-  /// The next line without its '\n' (and without a '\r' before it). Returns
+  /// The next line without its '\n' (and without the '\r's before it). Returns
   /// false at the end of the input or on an error; see takeError(). The line
   /// stays valid until the next call.
   bool nextLine(llvm::StringRef &Line);
