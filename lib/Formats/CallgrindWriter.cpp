@@ -300,6 +300,12 @@ void CallgrindWriter::write() {
 
 Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
                               const WriteOptions &Opts) {
+  // Fuzzing (roundtrip) found a gmon.out of a header only, read as a profile
+  // of no events: its `events:` line would be empty, which no reader takes.
+  if (P.events().empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "the profile has no events; the callgrind format "
+                             "needs at least one");
   CallgrindWriter(P, OS, Opts).write();
   return Error::success();
 }
