@@ -119,7 +119,7 @@ Error WebgrindReader::readString(uint64_t &Offset, StringRef &Out,
   // around them (callgrind readers trim them). The preprocessor copies
   // callgrind names, so a NUL is corruption and blanks are not part of the
   // name.
-  Out = Data.slice(Offset, End).rtrim('\r').trim(" \t");
+  Out = Data.slice(Offset, End).rtrim('\r').trim(" \t\r");
   if (size_t Nul = Out.find('\0'); Nul != StringRef::npos)
     return error(Out.data() + Nul - Data.data(), What + " contains a NUL byte");
   Offset = End + 1;
@@ -252,9 +252,9 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
         // The first word, as a callgrind reader splits words (blanks, tabs);
         // fuzzing (roundtrip) found a word with NULs, which no callgrind
         // file can hold: the event is then "Cost".
-        StringRef Rest = Value.ltrim(" \t");
-        StringRef First =
-            Rest.take_until([](char C) { return C == ' ' || C == '\t'; });
+        StringRef Rest = Value.ltrim(" \t\r");
+        StringRef First = Rest.take_until(
+            [](char C) { return C == ' ' || C == '\t' || C == '\r'; });
         if (First.contains('\0')) {
           Opts.Warn(Name + ": the event name in the 'events:' header line "
                            "contains a NUL byte; using 'Cost'");
@@ -274,7 +274,7 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
       auto [Nr, Object] = Value.split(' ');
       // As for names (readString), found by fuzzing (roundtrip): a NUL in
       // the object and blanks around it do not survive a callgrind file.
-      Object = Object.trim(" \t");
+      Object = Object.trim(" \t\r");
       unsigned Fn;
       if (!to_integer(Nr, Fn, 10) || Fn >= Records.size())
         Opts.Warn(Name + ": ignoring header line 'object: " + Value +
