@@ -226,13 +226,27 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
 }
 
 void CallgrindWriter::writePart(const Part &Pt) {
+  // After the first part, the first line must be one that starts a part in
+  // the reader, which gives other header lines to the part before: fuzzing
+  // (roundtrip) found a part whose header began `summa:`. `positions:` then
+  // leads.
+  bool PositionsFirst =
+      &Pt != P.parts().front().get() && !Pt.Header.empty() &&
+      !is_contained({"version", "creator", "cmd", "pid", "thread", "part"},
+                    Pt.Header.front().Key);
+  Kinds = Pt.positions();
+  auto WritePositions = [&] {
+    OS << "positions:";
+    for (PositionKind K : Kinds)
+      OS << ' ' << positionKindName(K);
+    OS << '\n';
+  };
+  if (PositionsFirst)
+    WritePositions();
   for (const HeaderLine &H : Pt.Header)
     OS << H.Key << ": " << H.Value << '\n';
-  Kinds = Pt.positions();
-  OS << "positions:";
-  for (PositionKind K : Kinds)
-    OS << ' ' << positionKindName(K);
-  OS << '\n';
+  if (!PositionsFirst)
+    WritePositions();
   printEventLines(P, OS);
   OS << "events:";
   for (const EventType &E : P.events())
@@ -286,6 +300,12 @@ void CallgrindWriter::write() {
 
 Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
                               const WriteOptions &Opts) {
+  // Fuzzing (roundtrip) found a gmon.out of a header only, read as a profile
+  // of no events: its `events:` line would be empty, which no reader takes.
+  if (P.events().empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "the profile has no events; the callgrind format "
+                             "needs at least one");
   CallgrindWriter(P, OS, Opts).write();
   return Error::success();
 }

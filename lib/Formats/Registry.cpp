@@ -30,6 +30,7 @@ const FormatInfo *profkit::findFormat(StringRef Name) {
 
 Expected<std::unique_ptr<Profile>>
 profkit::readProfile(InputStream &In, const ReadOptions &Opts) {
+  In.setMemoryLimit(Opts.MaxMemory);
   Expected<StringRef> Head = In.peek(4096);
   if (!Head)
     return Head.takeError();

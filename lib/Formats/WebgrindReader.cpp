@@ -22,6 +22,7 @@
 #include "profkit/IR/Profile.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Endian.h"
@@ -77,6 +78,19 @@ private:
   uint32_t word(uint64_t Offset) const {
     return support::endian::read32le(Data.data() + Offset);
   }
+  /// Records may share bytes (addresses are free), so each call record is
+  /// checked against the bytes left, and all of them together against the
+  /// file's size: one 16-byte record each, or the file is hostile (many
+  /// functions pointing at one record with many calls would otherwise
+  /// allocate their product).
+  Error checkCallTotal(uint64_t Offset, uint64_t N) const {
+    uint64_t Total = SubCalls.size() + CalledFrom.size() + N;
+    if (Total <= Data.size() / 16)
+      return Error::success();
+    return error(Offset, Twine(Total) + " call records in all, but a file of " +
+                             Twine(Data.size()) + " bytes holds at most " +
+                             Twine(Data.size() / 16) + " (records overlap)");
+  }
   Error readString(uint64_t &Offset, StringRef &Out, const Twine &What) const;
   Error readCalls(uint64_t &Offset, uint32_t Count, uint32_t Self, bool From,
                   unsigned Fn);
@@ -100,7 +114,14 @@ Error WebgrindReader::readString(uint64_t &Offset, StringRef &Out,
   size_t End = Offset < Data.size() ? Data.find('\n', Offset) : StringRef::npos;
   if (End == StringRef::npos)
     return error(Offset, What + " has no terminating newline");
-  Out = Data.slice(Offset, End).rtrim('\r');
+  // Fuzzing (roundtrip) found names that no callgrind file can hold: with
+  // a NUL byte (the callgrind reader refuses binary data) and with blanks
+  // around them (callgrind readers trim them). The preprocessor copies
+  // callgrind names, so a NUL is corruption and blanks are not part of the
+  // name.
+  Out = Data.slice(Offset, End).rtrim('\r').trim(" \t\r");
+  if (size_t Nul = Out.find('\0'); Nul != StringRef::npos)
+    return error(Out.data() + Nul - Data.data(), What + " contains a NUL byte");
   Offset = End + 1;
   return Error::success();
 }
@@ -111,6 +132,8 @@ Error WebgrindReader::readCalls(uint64_t &Offset, uint32_t N, uint32_t Self,
   if (Error E = need(Offset, 16 * uint64_t(N),
                      "function " + Twine(Fn) + ": " + Twine(N) + " " + Kind +
                          " records"))
+    return E;
+  if (Error E = checkCallTotal(Offset, N))
     return E;
   std::vector<Call> &Out = From ? CalledFrom : SubCalls;
   for (uint32_t I = 0; I != N; ++I, Offset += 16) {
@@ -176,6 +199,8 @@ Error WebgrindReader::readV4Record(unsigned Fn, uint64_t Offset) {
     uint32_t Subs = word(O + 24), At = word(O + 28);
     if (Subs == 0)
       continue;
+    if (Error E = checkCallTotal(O + 24, Subs))
+      return E;
     if (At > Data.size() || 16 * uint64_t(Subs) > Data.size() - At)
       return error(O + 28, "function " + Twine(Fn) + ": invocation " +
                                Twine(I) + "'s " + Twine(Subs) +
@@ -197,6 +222,19 @@ Error WebgrindReader::readV4Record(unsigned Fn, uint64_t Offset) {
   return readString(O, R.Name, "function " + Twine(Fn) + "'s name");
 }
 
+/// Would `Key: Value` read back from a callgrind file as this header line?
+/// Keys are words (letters, digits, blanks inside, `_()-.`) starting with a
+/// letter; `event` declares an event.
+static bool isCallgrindHeader(StringRef Key, StringRef Value) {
+  if (Key.empty() || !isAlpha(Key[0]) || Key.back() == ' ' || Key == "event")
+    return false;
+  for (char C : Key)
+    if (!isAlnum(C) && !StringRef(" _()-.").contains(C))
+      return false;
+  // The callgrind reader refuses NULs.
+  return !Value.contains('\0');
+}
+
 void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
   StringRef Rest = Data.drop_front(HeaderAddress);
   std::optional<uint64_t> Summary, Totals;
@@ -211,7 +249,17 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
     auto [Key, Value] = Line.split(": ");
     if (Key == "events") {
       if (!HaveEvents) {
-        StringRef First = Value.trim().split(' ').first;
+        // The first word, as a callgrind reader splits words (blanks, tabs);
+        // fuzzing (roundtrip) found a word with NULs, which no callgrind
+        // file can hold: the event is then "Cost".
+        StringRef Rest = Value.ltrim(" \t\r");
+        StringRef First = Rest.take_until(
+            [](char C) { return C == ' ' || C == '\t' || C == '\r'; });
+        if (First.contains('\0')) {
+          Opts.Warn(Name + ": the event name in the 'events:' header line "
+                           "contains a NUL byte; using 'Cost'");
+          First = "";
+        }
         P.getOrAddEvent(First.empty() ? "Cost" : First);
       }
       HaveEvents = true;
@@ -224,13 +272,32 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
       // Written by profkit: `object: N name` for functions that share their
       // file and name with another one.
       auto [Nr, Object] = Value.split(' ');
+      // As for names (readString), found by fuzzing (roundtrip): a NUL in
+      // the object and blanks around it do not survive a callgrind file.
+      Object = Object.trim(" \t\r");
       unsigned Fn;
       if (!to_integer(Nr, Fn, 10) || Fn >= Records.size())
         Opts.Warn(Name + ": ignoring header line 'object: " + Value +
                   "' (no such function)");
+      else if (Object.contains('\0'))
+        Opts.Warn(Name + ": ignoring header line 'object: " + Nr +
+                  " ...' (the name contains a NUL byte)");
       else
         Records[Fn].Object = Object;
     } else if (Key != "positions") {
+      // Fuzzing (roundtrip) found header lines that the callgrind writer
+      // writes as they are but that read back as something else ("e!vents",
+      // "fl=x", "event"). The preprocessor copies callgrind header lines, so
+      // keep only those that are one.
+      if (!isCallgrindHeader(Key, Value)) {
+        SmallString<64> Shown;
+        for (char C : Line.take_front(40))
+          Shown.push_back(isPrint(C) ? C : '?');
+        Opts.Warn(Name + ": ignoring header line '" + Shown +
+                  (Line.size() > 40 ? "...'" : "'") +
+                  " (not a callgrind header line)");
+        continue;
+      }
       Pt.Header.push_back(HeaderLine{Key.str(), Value.str()});
     }
   }

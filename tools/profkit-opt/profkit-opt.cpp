@@ -24,6 +24,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <unistd.h>
 
 using namespace profkit;
 using namespace llvm;
@@ -105,6 +106,13 @@ static cl::opt<std::string>
     GmonFormat("gmon-format", cl::init("gnu"),
                cl::desc("gmon output: gnu or bsd (4.4BSD)"),
                cl::value_desc("gnu|bsd"), cl::cat(Category));
+
+static cl::opt<uint64_t> MaxMemory(
+    "max-memory",
+    cl::desc("Fail on input that needs more than this many MiB: a line or "
+             "binary file held at once, or the profile read from it "
+             "(0: no limit; default: half the physical memory)"),
+    cl::value_desc("MiB"), cl::cat(Category));
 
 static StringRef ToolName;
 
@@ -250,6 +258,11 @@ int main(int argc, char **argv) {
   Ctx.Read.Warn = warn;
   Ctx.Read.Note = note;
   Ctx.Read.Binary = Binary;
+  if (MaxMemory.getNumOccurrences())
+    Ctx.Read.MaxMemory = MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;
+  else // Half the physical memory: fail cleanly before the machine swaps.
+    Ctx.Read.MaxMemory =
+        uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
   Ctx.Warn = warn;
   Ctx.Note = note;
   if (Inputs.size() > 1)

@@ -31,6 +31,9 @@ struct ReadOptions {
   std::function<void(const llvm::Twine &)> Note = [](const llvm::Twine &) {};
   /// gmon.out: the executable, for its address size and byte order.
   std::string Binary;
+  /// The memory limit in bytes (0: none): caps the decompressed bytes held at
+  /// once (a line, a binary file) and the size of the IR a reader builds.
+  uint64_t MaxMemory = 0;
 };
 
 struct WriteOptions {

@@ -24,7 +24,8 @@ public:
   /// Opens Path; "-" is standard input.
   static llvm::Expected<std::unique_ptr<InputStream>>
   open(llvm::StringRef Path);
-  /// Reads from memory (tests, fuzzers).
+  /// Reads from memory (tests, fuzzers); gzip data is inflated as from a
+  /// file.
   static std::unique_ptr<InputStream> fromBuffer(llvm::StringRef Data,
                                                  llvm::StringRef Name);
   virtual ~InputStream();
@@ -36,7 +37,7 @@ public:
   /// format; does not consume them.
   llvm::Expected<llvm::StringRef> peek(size_t N);
 
-  /// The next line without its '\n' (and without a '\r' before it). Returns
+  /// The next line without its '\n' (and without the '\r's before it). Returns
   /// false at the end of the input or on an error; see takeError(). The line
   /// stays valid until the next call.
   bool nextLine(llvm::StringRef &Line);
@@ -48,10 +49,20 @@ public:
   /// Everything not yet consumed, decompressed.
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readAll();
 
+  /// Caps the (decompressed) bytes held at once, that is the longest line
+  /// and what readAll() returns, at MaxBytes; 0 is no limit. Past it,
+  /// reading fails with "NAME: more than N bytes ... (the memory limit)".
+  void setMemoryLimit(uint64_t MaxBytes) { Limit = MaxBytes; }
+
 protected:
   InputStream(std::string Name) : Name(std::move(Name)) {}
   /// Fills Out with up to Size bytes; 0 at the end.
   virtual llvm::Expected<size_t> readRaw(char *Out, size_t Size) = 0;
+  /// Makes the first read fail with E.
+  void setError(llvm::Error E) {
+    Err = std::move(E);
+    AtEOF = true;
+  }
 
 private:
   bool fill(); // Moves unread bytes to the front and reads more.
@@ -60,11 +71,13 @@ private:
   std::vector<char> Buf;
   size_t Begin = 0, End = 0;
   uint64_t LineNo = 0;
+  uint64_t Limit = 0;
   bool AtEOF = false;
   llvm::Error Err = llvm::Error::success();
 
 protected:
   bool Compressed = false;
+  size_t Chunk = 1 << 20; // Bytes read (or inflated) at a time.
 };
 
 } // namespace profkit

@@ -1,0 +1,107 @@
+//===- InputStreamTest.cpp - Tests of the streaming input -----------------===//
+
+#include "profkit/Support/InputStream.h"
+#include "profkit/Formats/Format.h"
+#include "gtest/gtest.h"
+#include <zlib.h>
+
+using namespace profkit;
+using namespace llvm;
+
+namespace {
+
+std::string gzip(StringRef Data) {
+  z_stream Z{};
+  EXPECT_EQ(deflateInit2(&Z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
+            Z_OK);
+  std::string Out(deflateBound(&Z, Data.size()) + 32, '\0');
+  Z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(Data.data()));
+  Z.avail_in = Data.size();
+  Z.next_out = reinterpret_cast<Bytef *>(Out.data());
+  Z.avail_out = Out.size();
+  EXPECT_EQ(deflate(&Z, Z_FINISH), Z_STREAM_END);
+  Out.resize(Z.total_out);
+  deflateEnd(&Z);
+  return Out;
+}
+
+// Fuzzing found nextLine() passing the empty buffer's null pointer to memchr
+// (UBSan: "null pointer passed as argument 1"); the sanitizer build runs this.
+TEST(InputStreamTest, EmptyBuffer) {
+  std::unique_ptr<InputStream> In = InputStream::fromBuffer("", "empty");
+  StringRef Line;
+  EXPECT_FALSE(In->nextLine(Line));
+  EXPECT_FALSE(bool(In->takeError()));
+  Expected<std::unique_ptr<Profile>> P = readCallgrind(*In, ReadOptions());
+  ASSERT_FALSE(bool(P));
+  EXPECT_EQ(toString(P.takeError()), "empty:0: no profile data");
+}
+
+TEST(InputStreamTest, GzipBufferIsInflated) {
+  std::string Text = "first\nsecond line\r\nlast";
+  std::unique_ptr<InputStream> In =
+      InputStream::fromBuffer(gzip(Text), "mem.gz");
+  StringRef Line;
+  std::vector<std::string> Lines;
+  while (In->nextLine(Line))
+    Lines.push_back(Line.str());
+  EXPECT_FALSE(bool(In->takeError()));
+  EXPECT_TRUE(In->isCompressed());
+  EXPECT_EQ(Lines, (std::vector<std::string>{"first", "second line", "last"}));
+}
+
+TEST(InputStreamTest, TruncatedGzipBuffer) {
+  std::string Z = gzip(std::string(10000, 'x'));
+  std::unique_ptr<InputStream> In =
+      InputStream::fromBuffer(StringRef(Z).drop_back(12), "cut.gz");
+  Expected<std::unique_ptr<MemoryBuffer>> All = In->readAll();
+  ASSERT_FALSE(bool(All));
+  EXPECT_EQ(toString(All.takeError()), "cut.gz: truncated gzip data");
+}
+
+// The memory limit caps a line, not the input: many short lines pass.
+TEST(InputStreamTest, MemoryLimitCapsALine) {
+  std::string Many;
+  for (int I = 0; I != 100000; ++I)
+    Many += "a short line\n";
+  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Many, "many");
+  In->setMemoryLimit(1000);
+  StringRef Line;
+  unsigned N = 0;
+  while (In->nextLine(Line))
+    ++N;
+  EXPECT_FALSE(bool(In->takeError()));
+  EXPECT_EQ(N, 100000u);
+
+  std::string Long = "x\n" + std::string(5000, 'y') + "\nz\n";
+  In = InputStream::fromBuffer(Long, "long");
+  In->setMemoryLimit(1000);
+  EXPECT_TRUE(In->nextLine(Line));
+  EXPECT_EQ(Line, "x");
+  EXPECT_FALSE(In->nextLine(Line));
+  EXPECT_EQ(toString(In->takeError()),
+            "long: more than 1000 bytes in one line or binary file: over the "
+            "memory limit (-max-memory)");
+}
+
+// A gzip bomb read whole (binary readers) stops at the limit.
+TEST(InputStreamTest, MemoryLimitCapsReadAll) {
+  std::string Bomb = gzip(std::string(1 << 24, '\0'));
+  ASSERT_LT(Bomb.size(), 100000u);
+  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Bomb, "bomb.gz");
+  In->setMemoryLimit(1 << 20);
+  Expected<std::unique_ptr<MemoryBuffer>> All = In->readAll();
+  ASSERT_FALSE(bool(All));
+  EXPECT_EQ(toString(All.takeError()),
+            "bomb.gz: more than 1048576 bytes in one line or binary file: "
+            "over the memory limit (-max-memory)");
+  // Exactly at the limit is fine.
+  std::string Exact(4096, 'e');
+  In = InputStream::fromBuffer(Exact, "exact");
+  In->setMemoryLimit(4096);
+  All = In->readAll();
+  ASSERT_TRUE(bool(All)) << toString(All.takeError());
+  EXPECT_EQ((*All)->getBufferSize(), 4096u);
+}
+
+} // namespace
