@@ -134,9 +134,7 @@ Expected<EvalEventsPass> EvalEventsPass::create(const PassParams &Params,
                                                 PassContext &) {
   EvalEventsPass S;
   S.Params = Params;
-  SmallVector<StringRef, 8> Names;
-  SplitString(Params.get("events"), Names, ", ");
-  for (StringRef N : Names)
+  for (StringRef N : Params.getList("events"))
     S.Events.push_back(N.str());
   return S;
 }

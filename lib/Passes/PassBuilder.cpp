@@ -12,6 +12,7 @@
 #include "profkit/Passes/Rename.h"
 #include "profkit/Passes/SelectEvents.h"
 #include "profkit/Passes/StripLines.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace profkit;
@@ -72,6 +73,12 @@ void PassParams::setValue(StringRef Name, StringRef Value) {
   int I = index(Name);
   assert(I >= 0 && "no such parameter");
   Values[I] = Value.str();
+}
+
+SmallVector<StringRef, 8> PassParams::getList(StringRef Name) const {
+  SmallVector<StringRef, 8> Items;
+  SplitString(get(Name), Items, ", ");
+  return Items;
 }
 
 StringRef PassParams::get(StringRef Name) const {

@@ -12,8 +12,7 @@ Expected<SelectEventsPass> SelectEventsPass::create(const PassParams &Params,
                                                     PassContext &) {
   SelectEventsPass S;
   S.Params = Params;
-  SmallVector<StringRef, 8> Names;
-  SplitString(Params.get("events"), Names, ", ");
+  SmallVector<StringRef, 8> Names = Params.getList("events");
   if (Names.empty())
     return createStringError(inconvertibleErrorCode(),
                              "pass 'select-events' needs events=E1,E2,...");

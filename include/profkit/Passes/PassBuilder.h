@@ -59,6 +59,8 @@ public:
   llvm::StringRef get(llvm::StringRef Name) const;
   bool has(llvm::StringRef Name) const { return !get(Name).empty(); }
   bool getFlag(llvm::StringRef Name) const { return get(Name) == "true"; }
+  /// The value as a list separated by commas or blanks (`events=Ir,Dr`).
+  llvm::SmallVector<llvm::StringRef, 8> getList(llvm::StringRef Name) const;
   /// The value compiled as a regex; nullopt if unset.
   llvm::Expected<std::optional<llvm::Regex>>
   getRegex(llvm::StringRef Name) const;
