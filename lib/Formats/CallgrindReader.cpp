@@ -97,6 +97,8 @@ bool profkit::detectCallgrind(StringRef Head) {
 namespace {
 
 enum class Pending : uint8_t { None, Call, Jump };
+/// The tables of a function, as indices of CallgrindReader::Batches.
+enum RowKind : unsigned { SelfRows, CallRows, JumpRows, NumRowKinds };
 enum class Scan { Ok, Bad, TooLarge };
 
 class CallgrindReader {
@@ -138,7 +140,9 @@ private:
   void parseEventDecl(StringRef Value);
   Error requireFunction(StringRef What);
   StrId intern(StringRef Name);
-  bool addRow(RowTable &T, ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values);
+  bool addRow(RowKind K, ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values);
+  bool noteRow(RowKind K, ArrayRef<uint64_t> Values);
+  bool flushRows();
   uint64_t irBytes() const;
 
   InputStream &In;
@@ -154,7 +158,10 @@ private:
   SmallVector<unsigned, 16> ColumnToEvent; // events: column -> profile event
   bool HaveEvents = false;
   std::optional<uint64_t> TotalsLine;
-  std::vector<uint64_t> SelfSum; // Running sum of the part's self costs.
+  // The rows of the current function not yet in its tables, and the running
+  // sums of the part's rows of each kind (saturated on overflow).
+  RowBatch Batches[NumRowKinds];
+  std::vector<uint64_t> Sums[NumRowKinds];
   bool SelfSumOverflow = false;
   bool RowOverflow = false; // A row's sum overflowed on the fast path.
   DenseMap<uint64_t, StrId> ObjectIds, FileIds, FunctionIds;
@@ -212,7 +219,8 @@ Error CallgrindReader::startPart() {
   PartHasBody = false;
   NewPartWanted = false;
   TotalsLine.reset();
-  SelfSum.clear();
+  for (std::vector<uint64_t> &Sum : Sums)
+    Sum.clear();
   SelfSumOverflow = false;
   ObjectIds.clear();
   FileIds.clear();
@@ -231,13 +239,15 @@ Error CallgrindReader::endPart() {
                              In.name() + ":" + Twine(WaitingLine) + ": " + "'" +
                                  WaitingKey +
                                  "=' line is not followed by its cost line");
+  if (!flushRows())
+    return error("a cost sum overflows 64 bits");
   // Tables keep repeated keys (summed by whoever reads them); the running
   // sum below catches any overflow of a total.
   Cur->shrink();
   if (SelfSumOverflow)
     return error("the sum of the cost lines overflows 64 bits");
   if (Cur->Totals) {
-    std::vector<uint64_t> &Sum = SelfSum;
+    std::vector<uint64_t> &Sum = Sums[SelfRows];
     Sum.resize(P.events().size());
     for (size_t I = 0; I != Sum.size(); ++I) {
       uint64_t Stated = I < Cur->Totals->size() ? (*Cur->Totals)[I] : 0;
@@ -545,15 +555,57 @@ StrId CallgrindReader::intern(StringRef Name) {
   return S;
 }
 
-bool CallgrindReader::addRow(RowTable &T, ArrayRef<uint64_t> Key,
+/// Adds Values to Sum, saturating; returns false if a column overflowed.
+static bool addToSum(std::vector<uint64_t> &Sum, ArrayRef<uint64_t> Values) {
+  if (Sum.size() < Values.size())
+    Sum.resize(Values.size());
+  bool Ok = true;
+  for (size_t I = 0, E = Values.size(); I != E; ++I)
+    Ok &= addCost(Sum[I], Values[I]);
+  return Ok;
+}
+
+/// Batches a row of the current function. Returns false if the sum of its
+/// key overflowed 64 bits.
+bool CallgrindReader::addRow(RowKind K, ArrayRef<uint64_t> Key,
                              ArrayRef<uint64_t> Values) {
-  size_t Before = T.encodedBytes();
-  bool Ok = T.add(Key, Values);
-  size_t After = T.encodedBytes();
-  // A compaction may give bytes back.
-  RowBytes = After >= Before
-                 ? RowBytes + (After - Before)
-                 : RowBytes - std::min<uint64_t>(RowBytes, Before - After);
+  Batches[K].add(Key, Values);
+  return noteRow(K, Values);
+}
+
+/// Keeps the running sums for a row just batched, and flushes the batch
+/// when due. Returns false if the sum of the row's key overflowed.
+bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values) {
+  bool SumOk = addToSum(Sums[K], Values);
+  if (K == SelfRows)
+    SelfSumOverflow |= !SumOk;
+  // While the running sum of a kind fits, no key's sum can overflow; once it
+  // does not, the row just added is checked at once, so an error names its
+  // line.
+  if (!SumOk || Batches[K].full())
+    return flushRows();
+  return true;
+}
+
+/// Moves the batched rows into the current function's tables. Returns false
+/// if a sum overflowed.
+bool CallgrindReader::flushRows() {
+  if (CurFunction < 0)
+    return true;
+  FunctionData &FD = Cur->functions()[CurFunction];
+  RowTable *Tables[NumRowKinds] = {&FD.Self, &FD.Calls, &FD.Jumps};
+  bool Ok = true;
+  for (unsigned K = 0; K != NumRowKinds; ++K) {
+    if (Batches[K].empty())
+      continue;
+    size_t Before = Tables[K]->encodedBytes();
+    Ok &= Tables[K]->addBatch(Batches[K]);
+    size_t After = Tables[K]->encodedBytes();
+    // A compaction may give bytes back.
+    RowBytes = After >= Before
+                   ? RowBytes + (After - Before)
+                   : RowBytes - std::min<uint64_t>(RowBytes, Before - After);
+  }
   return Ok;
 }
 
@@ -601,8 +653,14 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       if (Error E = parseName(Value, FunctionIds, Name))
         return E;
       FuncId F = P.getOrAddFunction(Object, File, Name);
+      if (!flushRows())
+        return error("a cost sum overflows 64 bits");
       FunctionData &FD = Cur->getOrCreate(F);
       CurFunction = &FD - Cur->functions().data();
+      RowLayout L = Cur->layout();
+      Batches[SelfRows].setKeyWidth(L.selfWidth());
+      Batches[CallRows].setKeyWidth(L.callWidth());
+      Batches[JumpRows].setKeyWidth(L.jumpWidth());
       SourceFile = File;
       return Error::success();
     }
@@ -737,80 +795,77 @@ static bool scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
 bool CallgrindReader::tryFastCostLine(StringRef Line) {
   if (!Cur || NewPartWanted || !HaveEvents || CurFunction < 0)
     return false;
+  // The row is parsed in place, into the batch of its kind.
+  RowKind Kind = Waiting == Pending::None   ? SelfRows
+                 : Waiting == Pending::Call ? CallRows
+                                            : JumpRows;
+  size_t NumEvents = Result->events().size();
+  size_t NumValues = Kind == SelfRows   ? NumEvents
+                     : Kind == CallRows ? 1 + NumEvents
+                                        : PendingValues.size();
+  RowBatch &B = Batches[Kind];
+  uint64_t *Row = B.appendRow(NumValues);
+  uint64_t *Values = Row + B.keyWidth();
+  auto Fail = [&] {
+    B.popRow();
+    return false;
+  };
   const char *Ptr = Line.begin(), *End = Line.end();
   unsigned NumPos = LastPos.size();
-  Key.resize(NumPos + 1);
   for (unsigned I = 0; I != NumPos; ++I) {
     while (Ptr != End && isBlank(*Ptr))
       ++Ptr;
     if (Ptr == End)
-      return false;
+      return Fail();
     uint64_t V, Delta;
     char C = *Ptr;
     if (C == '*') {
       if (++Ptr != End && !isBlank(*Ptr))
-        return false;
+        return Fail();
       V = LastPos[I];
     } else if (C == '+' || C == '-') {
       ++Ptr;
       if (!scanShortDecimal(Ptr, End, Delta))
-        return false;
+        return Fail();
       if (C == '+' ? __builtin_add_overflow(LastPos[I], Delta, &V)
                    : __builtin_sub_overflow(LastPos[I], Delta, &V))
-        return false;
+        return Fail();
     } else if (End - Ptr > 2 && C == '0' && (Ptr[1] | 0x20) == 'x') {
       if (scanNumber(Ptr, End, V) != Scan::Ok)
-        return false;
+        return Fail();
     } else if (!scanShortDecimal(Ptr, End, V)) {
-      return false;
+      return Fail();
     }
-    Key[I] = V;
+    Row[I] = V;
   }
 
-  // Self costs go to Values; a call's count and inclusive costs are in
-  // PendingValues; a jump's position line has no costs.
-  size_t NumEvents = Result->events().size();
-  size_t Offset = Waiting == Pending::Call ? 1 : 0;
-  SmallVectorImpl<uint64_t> &Costs =
-      Waiting == Pending::Call ? PendingValues : Values;
-  Costs.resize(Offset + NumEvents);
-  std::fill(Costs.begin() + Offset, Costs.end(), 0);
+  // Self costs are the values; a call's values are its count, then its
+  // inclusive costs; a jump's position line has no costs.
+  uint64_t *Costs = Values + (Kind == CallRows);
   for (unsigned Col = 0;; ++Col) {
     while (Ptr != End && isBlank(*Ptr))
       ++Ptr;
     if (Ptr == End)
       break;
     uint64_t V;
-    if (Waiting == Pending::Jump || Col >= ColumnToEvent.size() ||
+    if (Kind == JumpRows || Col >= ColumnToEvent.size() ||
         !scanShortDecimal(Ptr, End, V))
-      return false;
-    Costs[Offset + ColumnToEvent[Col]] = V;
+      return Fail();
+    Costs[ColumnToEvent[Col]] = V;
   }
 
-  std::copy(Key.begin(), Key.begin() + NumPos, LastPos.begin());
-  Key[NumPos] = SourceFile;
-  PartHasBody = true;
-  FunctionData &FD = Cur->functions()[CurFunction];
-  bool Ok = true;
-  switch (Waiting) {
-  case Pending::None:
-    Ok = FD.Self.add(Key, Values);
-    if (SelfSum.size() < NumEvents)
-      SelfSum.resize(NumEvents);
-    for (size_t I = 0; I != NumEvents; ++I)
-      SelfSumOverflow |= !addCost(SelfSum[I], Values[I]);
-    break;
-  case Pending::Call:
-    Key.append(PendingKey.begin(), PendingKey.end());
-    Ok = FD.Calls.add(Key, PendingValues);
-    break;
-  case Pending::Jump:
-    Key.append(PendingKey.begin(), PendingKey.end());
-    Ok = FD.Jumps.add(Key, PendingValues);
-    break;
+  std::copy(Row, Row + NumPos, LastPos.begin());
+  Row[NumPos] = SourceFile;
+  if (Kind != SelfRows) {
+    std::copy(PendingKey.begin(), PendingKey.end(), Row + NumPos + 1);
+    if (Kind == CallRows)
+      Values[0] = PendingValues[0];
+    else
+      std::copy(PendingValues.begin(), PendingValues.end(), Values);
   }
+  PartHasBody = true;
   Waiting = Pending::None;
-  if (!Ok)
+  if (!noteRow(Kind, ArrayRef(Values, NumValues)))
     RowOverflow = true;
   return true;
 }
@@ -825,7 +880,6 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
   if (Error E = requireFunction("cost line"))
     return E;
   RowLayout L = Cur->layout();
-  FunctionData &FD = Cur->functions()[CurFunction];
   Key.resize(1 + L.P);
   if (Error E = parsePositions(Line, MutableArrayRef(Key).take_front(L.P)))
     return E;
@@ -836,23 +890,19 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
   case Pending::None:
     if (Error E = parseCosts(Line, Values, 0))
       return E;
-    Ok = addRow(FD.Self, Key, Values);
-    if (SelfSum.size() < Values.size())
-      SelfSum.resize(Values.size());
-    for (size_t I = 0, E = Values.size(); I != E; ++I)
-      SelfSumOverflow |= !addCost(SelfSum[I], Values[I]);
+    Ok = addRow(SelfRows, Key, Values);
     break;
   case Pending::Call:
     Key.append(PendingKey.begin(), PendingKey.end());
     if (Error E = parseCosts(Line, PendingValues, 1))
       return E;
-    Ok = addRow(FD.Calls, Key, PendingValues);
+    Ok = addRow(CallRows, Key, PendingValues);
     break;
   case Pending::Jump:
     if (!trim(Line).empty())
       return error("costs after the position of a jump");
     Key.append(PendingKey.begin(), PendingKey.end());
-    Ok = addRow(FD.Jumps, Key, PendingValues);
+    Ok = addRow(JumpRows, Key, PendingValues);
     break;
   }
   Waiting = Pending::None;

@@ -34,8 +34,11 @@ private:
   void writeFunction(const Part &Pt, const FunctionData &FD);
   void writeName(StringRef Key, StrId Name, DenseMap<StrId, unsigned> &Ids);
   void writeNumber(uint64_t V, bool Hex);
+  char *startLine(size_t Words);
+  void endLine(char *End);
+  char *formatPosition(char *Out, ArrayRef<uint64_t> Pos, bool Update);
   void writePosition(ArrayRef<uint64_t> Pos, bool Update);
-  void writeCosts(ArrayRef<uint64_t> Values);
+  char *formatCosts(char *Out, ArrayRef<uint64_t> Values);
   void switchSourceFile(StrId File, StrId FunctionFile);
 
   const Profile &P;
@@ -46,31 +49,68 @@ private:
   ArrayRef<PositionKind> Kinds;
   DenseMap<StrId, unsigned> ObjectIds, FileIds, FunctionIds;
   SmallVector<uint64_t, 3> LastPos;
+  SmallVector<char, 256> Line; // A line being formatted.
   StrId CurObject = 0, CurFile = 0, CurSource = 0;
 };
 
 } // namespace
 
-void CallgrindWriter::writeNumber(uint64_t V, bool Hex) {
-  char Buf[24];
-  char *End = Buf + sizeof(Buf), *B = End;
+/// Formats V at Out (at most 20 characters, 18 in hex with its 0x) and
+/// returns the end. Digits go straight to Out, back to front.
+static char *formatNumber(char *Out, uint64_t V, bool Hex) {
   if (Hex) {
+    *Out++ = '0';
+    *Out++ = 'x';
+    unsigned Len = 1;
+    while (Len < 16 && V >> (4 * Len))
+      ++Len;
+    char *End = Out + Len;
     do {
-      *--B = "0123456789abcdef"[V & 15];
+      *--End = "0123456789abcdef"[V & 15];
       V >>= 4;
     } while (V);
-    *--B = 'x';
-    *--B = '0';
-  } else {
-    do {
-      *--B = char('0' + V % 10);
-      V /= 10;
-    } while (V);
+    return Out + Len;
   }
-  // Most numbers are a few digits: raw_ostream's inline put of one char is
-  // cheaper than its out-of-line write().
-  for (; B != End; ++B)
-    OS << *B;
+  unsigned Len = 1;
+  for (uint64_t Limit = 10; Len < 20 && V >= Limit; Limit *= 10)
+    ++Len;
+  // Two digits at a time: most costs have several.
+  static const char Pairs[] = "00010203040506070809101112131415161718192021"
+                              "22232425262728293031323334353637383940414243"
+                              "44454647484950515253545556575859606162636465"
+                              "66676869707172737475767778798081828384858687"
+                              "888990919293949596979899";
+  char *End = Out + Len;
+  while (V >= 100) {
+    unsigned R = unsigned(V % 100) * 2;
+    V /= 100;
+    *--End = Pairs[R + 1];
+    *--End = Pairs[R];
+  }
+  if (V >= 10) {
+    *--End = Pairs[V * 2 + 1];
+    *--End = Pairs[V * 2];
+  } else {
+    *--End = char('0' + V);
+  }
+  return Out + Len;
+}
+
+void CallgrindWriter::writeNumber(uint64_t V, bool Hex) {
+  char Buf[24];
+  OS.write(Buf, formatNumber(Buf, V, Hex) - Buf);
+}
+
+/// Room for a line of this many numbers (each with a sign or separator)
+/// and a few more characters.
+char *CallgrindWriter::startLine(size_t Words) {
+  Line.resize_for_overwrite(24 * (Words + 2));
+  return Line.data();
+}
+
+void CallgrindWriter::endLine(char *End) {
+  *End++ = '\n';
+  OS.write(Line.data(), End - Line.data());
 }
 
 void CallgrindWriter::writeName(StringRef Key, StrId Name,
@@ -92,42 +132,47 @@ void CallgrindWriter::writeName(StringRef Key, StrId Name,
   OS << '\n';
 }
 
-void CallgrindWriter::writePosition(ArrayRef<uint64_t> Pos, bool Update) {
+char *CallgrindWriter::formatPosition(char *Out, ArrayRef<uint64_t> Pos,
+                                      bool Update) {
   for (size_t I = 0; I != Pos.size(); ++I) {
     if (I)
-      OS << ' ';
+      *Out++ = ' ';
     uint64_t V = Pos[I], Last = LastPos[I];
     bool Hex = Kinds[I] != PositionKind::Line;
+    if (Update)
+      LastPos[I] = V;
     if (Opts.CompressPositions && Last) {
       uint64_t Diff = V >= Last ? V - Last : Last - V;
       if (!Diff) {
-        OS << '*';
+        *Out++ = '*';
         continue;
       }
       // Relative when it is no longer than the absolute form.
       if (Diff < (Hex ? 1u << 12 : 1000u)) {
-        OS << (V >= Last ? '+' : '-');
-        writeNumber(Diff, false);
-        if (Update)
-          LastPos[I] = V;
+        *Out++ = V >= Last ? '+' : '-';
+        Out = formatNumber(Out, Diff, false);
         continue;
       }
     }
-    writeNumber(V, Hex);
-    if (Update)
-      LastPos[I] = V;
+    Out = formatNumber(Out, V, Hex);
   }
+  return Out;
 }
 
-void CallgrindWriter::writeCosts(ArrayRef<uint64_t> Values) {
+/// Writes a position on a line of its own.
+void CallgrindWriter::writePosition(ArrayRef<uint64_t> Pos, bool Update) {
+  endLine(formatPosition(startLine(Pos.size()), Pos, Update));
+}
+
+char *CallgrindWriter::formatCosts(char *Out, ArrayRef<uint64_t> Values) {
   size_t N = Values.size();
   while (N && !Values[N - 1])
     --N;
   for (size_t I = 0; I != N; ++I) {
-    OS << ' ';
-    writeNumber(Values[I], false);
+    *Out++ = ' ';
+    Out = formatNumber(Out, Values[I], false);
   }
-  OS << '\n';
+  return Out;
 }
 
 void CallgrindWriter::switchSourceFile(StrId File, StrId FunctionFile) {
@@ -178,8 +223,9 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
     const Row &R = *Next;
     switchSourceFile(L.sourceFile(R), F.File);
     if (Which == 0) {
-      writePosition(L.position(R), true);
-      writeCosts(R.Values);
+      char *Out = startLine(L.P + R.Values.size());
+      Out = formatPosition(Out, L.position(R), true);
+      endLine(formatCosts(Out, R.Values));
       ++S;
     } else if (Which == 1) {
       const Function &Callee = P.function(L.callee(R));
@@ -192,9 +238,10 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
       writeNumber(R.value(0), false);
       OS << ' ';
       writePosition(L.callTarget(R), false);
-      OS << '\n';
-      writePosition(L.position(R), true);
-      writeCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
+      char *Out = startLine(L.P + R.Values.size());
+      Out = formatPosition(Out, L.position(R), true);
+      endLine(formatCosts(
+          Out, R.Values.drop_front(std::min<size_t>(1, R.Values.size()))));
       ++C;
     } else {
       StrId TargetFile = L.jumpTargetFile(R);
@@ -214,9 +261,7 @@ void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
       }
       OS << ' ';
       writePosition(L.jumpTarget(R), false);
-      OS << '\n';
       writePosition(L.position(R), true);
-      OS << '\n';
       ++J;
     }
   }

@@ -156,6 +156,68 @@ TEST(RowTable, RepeatedKeysUseBoundedMemory) {
   EXPECT_EQ(R[{10}], std::vector<uint64_t>{100000});
 }
 
+TEST(RowBatch, OverlappingRunsAreSortedAndSummed) {
+  // callgrind lists a function's instructions basic block by basic block,
+  // and blocks overlap: addresses climb, drop back, climb again.
+  RowTable T(2);
+  RowBatch B(2);
+  for (uint64_t A : {10, 11, 12, 13, 11, 12, 13, 5, 6, 12})
+    B.add({A, 1}, {1});
+  B.add({12, 2}, {0, 7}); // A wider row: the earlier rows widen with it.
+  ASSERT_TRUE(T.addBatch(B));
+  EXPECT_TRUE(B.empty());
+  EXPECT_TRUE(T.isSorted());
+  EXPECT_TRUE(T.isFinalized());
+  std::vector<std::vector<uint64_t>> Keys;
+  for (const Row &R : T)
+    Keys.emplace_back(R.Key.begin(), R.Key.end());
+  EXPECT_EQ(Keys,
+            (std::vector<std::vector<uint64_t>>{
+                {5, 1}, {6, 1}, {10, 1}, {11, 1}, {12, 1}, {12, 2}, {13, 1}}));
+  Rows R = collect(T);
+  EXPECT_EQ(R[(std::vector<uint64_t>{12, 1})], std::vector<uint64_t>{3});
+  EXPECT_EQ(R[(std::vector<uint64_t>{12, 2})], (std::vector<uint64_t>{0, 7}));
+}
+
+TEST(RowBatch, LaterBatchesContinueOrGoRowByRow) {
+  RowTable T(1);
+  RowBatch B(1);
+  B.add({1}, {1});
+  B.add({2}, {1});
+  ASSERT_TRUE(T.addBatch(B));
+  B.add({3}, {1}); // Continues the table.
+  ASSERT_TRUE(T.addBatch(B));
+  EXPECT_TRUE(T.isSorted());
+  B.add({2}, {5}); // Repeats a key already in the table.
+  B.add({4}, {1});
+  ASSERT_TRUE(T.addBatch(B));
+  ASSERT_TRUE(T.finalize());
+  Rows R = collect(T);
+  EXPECT_EQ(R.size(), 4u);
+  EXPECT_EQ(R[{2}], std::vector<uint64_t>{6});
+  EXPECT_EQ(R[{4}], std::vector<uint64_t>{1});
+}
+
+TEST(RowBatch, OverflowIsReportedAndSaturates) {
+  RowTable T(1);
+  RowBatch B(1);
+  B.add({1}, {UINT64_MAX});
+  B.add({0}, {1});
+  B.add({1}, {1});
+  EXPECT_FALSE(T.addBatch(B));
+  EXPECT_EQ(collect(T)[{1}], std::vector<uint64_t>{UINT64_MAX});
+}
+
+TEST(RowBatch, PoppedRowIsGone) {
+  RowTable T(1);
+  RowBatch B(1);
+  B.add({1}, {1});
+  B.appendRow(3)[0] = 2;
+  B.popRow();
+  ASSERT_TRUE(T.addBatch(B));
+  EXPECT_EQ(collect(T), (Rows{{{1}, {1}}}));
+}
+
 class RandomRows : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(RandomRows, MatchReferenceMap) {
@@ -174,6 +236,41 @@ TEST_P(RandomRows, MatchReferenceMap) {
     for (size_t J = 0; J != V.size(); ++J)
       Sum[J] += V[J];
   }
+  ASSERT_TRUE(T.finalize());
+  for (auto &[K, V] : Ref)
+    while (!V.empty() && !V.back())
+      V.pop_back();
+  EXPECT_EQ(collect(T), Ref);
+}
+
+TEST_P(RandomRows, BatchesMatchReferenceMap) {
+  std::mt19937_64 Rng(7);
+  RowTable T(2, /*RunWord=*/GetParam());
+  RowBatch B(2);
+  Rows Ref;
+  uint64_t Base = 0;
+  for (int I = 0; I != 20000; ++I) {
+    // Mostly climbing, now and then dropping back, as profilers list rows.
+    Base = Rng() % 8 ? Base + Rng() % 5 : Rng() % 300;
+    std::vector<uint64_t> K{Base, Rng() % 2}; // position, file
+    std::vector<uint64_t> V(Rng() % 4);
+    for (uint64_t &X : V)
+      X = Rng() % 1000;
+    if (Rng() % 16 == 0) {
+      ASSERT_TRUE(T.add(K, V));
+    } else {
+      B.add(K, V);
+      if (Rng() % 50 == 0) {
+        ASSERT_TRUE(T.addBatch(B));
+      }
+    }
+    std::vector<uint64_t> &Sum = Ref[K];
+    if (Sum.size() < V.size())
+      Sum.resize(V.size());
+    for (size_t J = 0; J != V.size(); ++J)
+      Sum[J] += V[J];
+  }
+  ASSERT_TRUE(T.addBatch(B));
   ASSERT_TRUE(T.finalize());
   for (auto &[K, V] : Ref)
     while (!V.empty() && !V.back())

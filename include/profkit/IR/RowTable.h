@@ -23,6 +23,10 @@
 // doubled since the last one, and in finalize() for consumers that need each
 // key in one row.
 //
+// Readers add rows a function block at a time through a RowBatch: the block is
+// sorted by merging its increasing runs, repeated keys are summed, and a block
+// that continues the table in key order is encoded in one pass.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef PROFKIT_IR_ROWTABLE_H
@@ -30,6 +34,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -42,6 +48,81 @@ struct Row {
   llvm::ArrayRef<uint64_t> Key;
   llvm::ArrayRef<uint64_t> Values;
   uint64_t value(size_t I) const { return I < Values.size() ? Values[I] : 0; }
+};
+
+/// Rows gathered for one RowTable::addBatch(): a reader collects the rows of
+/// a function block here, in a plain array, and the table takes them in one
+/// step, sorted and with repeated keys summed. Adding rows one at a time to
+/// a table costs far more: each is compared, encoded and checked against
+/// the table's runs on its own. The batch is reused from block to block;
+/// callers flush it when full() so that it stays small.
+class RowBatch {
+public:
+  explicit RowBatch(unsigned KeyWidth = 0) : KeyWidth(KeyWidth) {}
+
+  /// Only valid while the batch is empty.
+  void setKeyWidth(unsigned W) {
+    assert(empty() && "key width fixed while the batch has rows");
+    KeyWidth = W;
+    ValueWidth = 0;
+  }
+  unsigned keyWidth() const { return KeyWidth; }
+  size_t size() const { return NumRows; }
+  bool empty() const { return NumRows == 0; }
+  /// Time to flush: the batch holds about half a megabyte.
+  bool full() const { return Words.size() >= (size_t(1) << 16); }
+  /// Bytes held, for memory accounting.
+  size_t bytes() const { return Words.capacity() * sizeof(uint64_t); }
+
+  /// Makes room for a row with at least NumValues values and returns its
+  /// words: KeyWidth key words for the caller to fill, then the values, all
+  /// zero.
+  uint64_t *appendRow(size_t NumValues) {
+    if (NumValues > ValueWidth)
+      widen(NumValues);
+    size_t Stride = KeyWidth + ValueWidth, At = Words.size();
+    Words.resize_for_overwrite(At + Stride);
+    uint64_t *W = Words.data() + At;
+    for (size_t I = KeyWidth; I != Stride; ++I)
+      W[I] = 0;
+    ++NumRows;
+    return W;
+  }
+  /// Takes back the row appendRow() made last.
+  void popRow() {
+    Words.truncate(Words.size() - (KeyWidth + ValueWidth));
+    --NumRows;
+  }
+  void add(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values) {
+    assert(Key.size() == KeyWidth && "key of the wrong width");
+    uint64_t *W = appendRow(Values.size());
+    for (size_t I = 0; I != Key.size(); ++I)
+      W[I] = Key[I];
+    for (size_t I = 0; I != Values.size(); ++I)
+      W[KeyWidth + I] = Values[I];
+  }
+  void clear() {
+    Words.clear();
+    NumRows = 0;
+  }
+
+private:
+  friend class RowTable;
+  void widen(size_t NewValueWidth);
+  const uint64_t *row(size_t I) const {
+    return Words.data() + I * (KeyWidth + ValueWidth);
+  }
+  uint64_t *row(size_t I) { return Words.data() + I * (KeyWidth + ValueWidth); }
+  /// Fills Order with the rows in key order, each key once (the values of a
+  /// repeated key summed into its first row). Returns false if a sum
+  /// overflowed; it then saturates.
+  bool sortAndSum();
+
+  llvm::SmallVector<uint64_t, 0> Words; // Rows of KeyWidth + ValueWidth.
+  llvm::SmallVector<uint32_t, 0> Order, Scratch, RunStarts;
+  llvm::SmallVector<uint8_t, 0> Encoded; // Scratch for RowTable::addBatch().
+  size_t NumRows = 0;
+  unsigned KeyWidth, ValueWidth = 0;
 };
 
 class RowTable {
@@ -62,6 +143,9 @@ public:
   /// false if a sum overflowed 64 bits; the sum then saturates.
   [[nodiscard]] bool add(llvm::ArrayRef<uint64_t> Key,
                          llvm::ArrayRef<uint64_t> Values);
+  /// Adds the rows of B, as add() would one by one, and clears B. Returns
+  /// false if a sum overflowed 64 bits; the sum then saturates.
+  [[nodiscard]] bool addBatch(RowBatch &B);
 
   /// Merges repeated keys, so every key is in one row. Rows are then in key
   /// order, or in runs that are each in key order. Returns false if a sum
