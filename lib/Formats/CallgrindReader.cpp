@@ -775,13 +775,14 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
   return Error::success();
 }
 
-/// Reads up to 18 decimal digits (so no overflow check is needed) at P.
+/// Reads up to 18 decimal digits (so no overflow check is needed) at P, in a
+/// line from InputStream::nextLine(): the byte after the line ends the digits.
 static bool scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
   const char *Start = P;
   uint64_t V = 0;
-  while (P != E && unsigned(*P - '0') < 10 && P - Start < 18)
-    V = V * 10 + unsigned(*P++ - '0');
-  if (P == Start || (P != E && !isBlank(*P)))
+  for (unsigned D; (D = unsigned(*P - '0')) < 10; ++P)
+    V = V * 10 + D; // Wraps past 19 digits, but those are refused below.
+  if (P == Start || P - Start > 18 || (P != E && !isBlank(*P)))
     return false;
   Out = V;
   return true;

@@ -254,7 +254,11 @@ bool InputStream::nextLine(StringRef &Line) {
     if (!fill()) {
       if (Err || Begin == End)
         return false;
-      Line = StringRef(Buf.data() + Begin, End - Begin); // Last line, no '\n'.
+      // The last line has no '\n': give it one after its end, as promised.
+      if (End == Buf.size())
+        Buf.resize(End + 1);
+      Buf[End] = '\n';
+      Line = StringRef(Buf.data() + Begin, End - Begin);
       Begin = End;
       break;
     }
@@ -263,7 +267,8 @@ bool InputStream::nextLine(StringRef &Line) {
   // Every '\r' before the '\n', not just one: fuzzing (roundtrip) found a
   // name ending in '\r' that lost one '\r' per round trip through a
   // callgrind file (files converted to CRLF twice end lines in "\r\r\n").
-  Line = Line.rtrim('\r');
+  if (!Line.empty() && Line.back() == '\r') // Rare: rtrim() is out of line.
+    Line = Line.rtrim('\r');
   ++LineNo;
   return true;
 }

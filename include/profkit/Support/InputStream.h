@@ -39,7 +39,9 @@ public:
 
   /// The next line without its '\n' (and without the '\r's before it). Returns
   /// false at the end of the input or on an error; see takeError(). The line
-  /// stays valid until the next call.
+  /// stays valid until the next call. The byte after the line is readable and
+  /// is '\n' or '\r' (also after a last line without '\n'), so scanners may
+  /// stop at it rather than check for the end.
   bool nextLine(llvm::StringRef &Line);
   /// The number of the line nextLine() returned last (1-based).
   uint64_t lineNumber() const { return LineNo; }
