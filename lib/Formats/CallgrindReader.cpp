@@ -141,7 +141,9 @@ private:
   Error requireFunction(StringRef What);
   StrId intern(StringRef Name);
   bool addRow(RowKind K, ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values);
-  bool noteRow(RowKind K, ArrayRef<uint64_t> Values);
+  // Once per cost line: inlined into the fast path.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool noteRow(RowKind K,
+                                            ArrayRef<uint64_t> Values);
   bool flushRows();
   uint64_t irBytes() const;
 
@@ -577,14 +579,14 @@ bool CallgrindReader::addRow(RowKind K, ArrayRef<uint64_t> Key,
 /// when due. Returns false if the sum of the row's key overflowed.
 bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values) {
   bool SumOk = addToSum(Sums[K], Values);
+  if (LLVM_LIKELY(SumOk && !Batches[K].full()))
+    return true;
   if (K == SelfRows)
     SelfSumOverflow |= !SumOk;
   // While the running sum of a kind fits, no key's sum can overflow; once it
   // does not, the row just added is checked at once, so an error names its
   // line.
-  if (!SumOk || Batches[K].full())
-    return flushRows();
-  return true;
+  return flushRows();
 }
 
 /// Moves the batched rows into the current function's tables. Returns false

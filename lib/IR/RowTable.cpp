@@ -233,7 +233,9 @@ bool RowTable::compact() {
 void RowBatch::widen(size_t NewValueWidth) {
   size_t OldStride = KeyWidth + ValueWidth;
   size_t NewStride = KeyWidth + NewValueWidth;
-  Words.resize(NumRows * NewStride);
+  Used = NumRows * NewStride;
+  if (Words.size() < Used)
+    Words.resize(Used);
   // Move rows back to front so that none is overwritten before it moves.
   for (size_t I = NumRows; I-- != 0;) {
     uint64_t *From = Words.data() + I * OldStride;

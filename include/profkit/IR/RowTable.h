@@ -70,7 +70,7 @@ public:
   size_t size() const { return NumRows; }
   bool empty() const { return NumRows == 0; }
   /// Time to flush: the batch holds about half a megabyte.
-  bool full() const { return Words.size() >= (size_t(1) << 16); }
+  bool full() const { return Used >= (size_t(1) << 16); }
   /// Bytes held, for memory accounting.
   size_t bytes() const { return Words.capacity() * sizeof(uint64_t); }
 
@@ -80,17 +80,18 @@ public:
   uint64_t *appendRow(size_t NumValues) {
     if (NumValues > ValueWidth)
       widen(NumValues);
-    size_t Stride = KeyWidth + ValueWidth, At = Words.size();
-    Words.resize_for_overwrite(At + Stride);
-    uint64_t *W = Words.data() + At;
-    for (size_t I = KeyWidth; I != Stride; ++I)
-      W[I] = 0;
+    size_t Stride = KeyWidth + ValueWidth, At = Used;
+    if (At + Stride > Words.size())
+      Words.resize(std::max(2 * Words.size(), At + Stride));
+    Used += Stride;
     ++NumRows;
-    return W;
+    return Words.data() + At;
   }
   /// Takes back the row appendRow() made last.
   void popRow() {
-    Words.truncate(Words.size() - (KeyWidth + ValueWidth));
+    Used -= KeyWidth + ValueWidth;
+    std::fill(Words.begin() + Used, Words.begin() + Used + KeyWidth + ValueWidth,
+              0);
     --NumRows;
   }
   void add(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values) {
@@ -102,7 +103,8 @@ public:
       W[KeyWidth + I] = Values[I];
   }
   void clear() {
-    Words.clear();
+    std::fill(Words.begin(), Words.begin() + Used, 0);
+    Used = 0;
     NumRows = 0;
   }
 
@@ -118,7 +120,10 @@ private:
   /// overflowed; it then saturates.
   bool sortAndSum();
 
-  llvm::SmallVector<uint64_t, 0> Words; // Rows of KeyWidth + ValueWidth.
+  // Rows of KeyWidth + ValueWidth words in the first Used words; the words
+  // after them are zero, so a new row needs no clearing.
+  llvm::SmallVector<uint64_t, 0> Words;
+  size_t Used = 0;
   llvm::SmallVector<uint32_t, 0> Order, Scratch, RunStarts;
   llvm::SmallVector<uint8_t, 0> Encoded; // Scratch for RowTable::addBatch().
   size_t NumRows = 0;
