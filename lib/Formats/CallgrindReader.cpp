@@ -412,6 +412,20 @@ Error CallgrindReader::parseCosts(StringRef Line,
 
 Error CallgrindReader::parseName(StringRef Value,
                                  DenseMap<uint64_t, StrId> &Table, StrId &Out) {
+  // Most name lines refer to a name by its id alone, as in `cfn=(42)`: at
+  // most 9 digits, so the id needs no range check.
+  if (Value.size() >= 3 && Value.size() <= 11 && Value[0] == '(' &&
+      Value.back() == ')') {
+    uint64_t Id = 0;
+    size_t I = 1;
+    for (; isDigit(Value[I]); ++I)
+      Id = Id * 10 + (Value[I] - '0');
+    auto It = I == Value.size() - 1 && I > 1 ? Table.find(Id) : Table.end();
+    if (It != Table.end()) {
+      Out = It->second;
+      return Error::success();
+    }
+  }
   if (Value.contains('\0'))
     return error("binary data in a text profile");
   // `(id) name` defines, `(id)` refers; other names may start with '(' too,

@@ -126,7 +126,9 @@ void CallgrindWriter::writeName(StringRef Key, StrId Name,
     return;
   }
   auto [It, Inserted] = Ids.try_emplace(Name, unsigned(Ids.size() + 1));
-  OS << '(' << It->second << ')';
+  OS << '(';
+  writeNumber(It->second, false);
+  OS << ')';
   if (Inserted)
     OS << ' ' << S;
   OS << '\n';
