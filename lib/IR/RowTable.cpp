@@ -9,44 +9,29 @@ using namespace profkit;
 using namespace llvm;
 
 /// Appends V to Out as a varint; Out must have 10 bytes of room.
-static uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
-  while (V >= 0x80) {
+static LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *writeVarint(uint8_t *Out,
+                                                         uint64_t V) {
+  if (LLVM_LIKELY(V < 0x80)) {
+    *Out = uint8_t(V);
+    return Out + 1;
+  }
+  do {
     *Out++ = uint8_t(V) | 0x80;
     V >>= 7;
-  }
+  } while (V >= 0x80);
   *Out++ = uint8_t(V);
   return Out;
-}
-
-static inline uint64_t readVarint(const uint8_t *&P) {
-  if (!(*P & 0x80)) // Most words are deltas or counts below 128.
-    return *P++;
-  uint64_t V = 0;
-  for (unsigned Shift = 0;; Shift += 7) {
-    uint8_t B = *P++;
-    V |= uint64_t(B & 0x7f) << Shift;
-    if (!(B & 0x80))
-      return V;
-  }
 }
 
 static uint64_t zigzag(uint64_t Delta) {
   return (Delta << 1) ^ uint64_t(int64_t(Delta) >> 63);
 }
-static uint64_t unzigzag(uint64_t Z) { return (Z >> 1) ^ (0 - (Z & 1)); }
 
 static int compareKeys(ArrayRef<uint64_t> A, const uint64_t *B) {
   for (size_t I = 0, E = A.size(); I != E; ++I)
     if (A[I] != B[I])
       return A[I] < B[I] ? -1 : 1;
   return 0;
-}
-
-static size_t trimmedSize(ArrayRef<uint64_t> Values) {
-  size_t N = Values.size();
-  while (N && !Values[N - 1])
-    --N;
-  return N;
 }
 
 RowTable::BuildState &RowTable::build() {
@@ -57,8 +42,7 @@ RowTable::BuildState &RowTable::build() {
   // Find the last row's key and values again (after shrink()).
   const uint8_t *P = Data.data(), *E = P + Data.size();
   while (P != E) {
-    for (uint64_t &K : State->LastKey)
-      K += unzigzag(readVarint(P));
+    decodeKey(P, State->LastKey.data(), KeyWidth);
     State->LastValuesOffset = P - Data.data();
     for (uint64_t N = readVarint(P); N; --N)
       readVarint(P);
@@ -71,32 +55,52 @@ RowTable::BuildState &RowTable::build() {
   return *State;
 }
 
-/// Encodes a row after the row whose key is LastKey, which becomes Key. Out
-/// needs room for 10 bytes per word and count. ValuesAt is set to where the
-/// values start; returns the end of the row.
-static uint8_t *encodeRow(uint8_t *Out, ArrayRef<uint64_t> Key,
-                          uint64_t *LastKey, ArrayRef<uint64_t> Values,
-                          uint8_t *&ValuesAt) {
-  for (size_t I = 0, E = Key.size(); I != E; ++I) {
-    Out = writeVarint(Out, zigzag(Key[I] - LastKey[I]));
-    LastKey[I] = Key[I];
-  }
-  ValuesAt = Out;
-  size_t N = trimmedSize(Values);
-  Out = writeVarint(Out, N);
-  for (size_t I = 0; I != N; ++I)
+/// Encodes the values of a row, trailing zeros dropped, after their count.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
+encodeValues(uint8_t *Out, const uint64_t *Values, size_t NumValues) {
+  while (NumValues && !Values[NumValues - 1])
+    --NumValues;
+  Out = writeVarint(Out, NumValues);
+  for (size_t I = 0; I != NumValues; ++I)
     Out = writeVarint(Out, Values[I]);
   return Out;
 }
 
-static size_t maxEncodedSize(size_t Words) { return 10 * (Words + 1); }
+/// Encodes a row after the row whose key is LastKey, which becomes Key. Out
+/// needs room for 10 bytes per word and count. ValuesAt is set to where the
+/// values start; returns the end of the row. Inline: readers encode every
+/// row of a profile.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
+encodeRow(uint8_t *Out, const uint64_t *Key, unsigned KeyWidth,
+          uint64_t *LastKey, const uint64_t *Values, size_t NumValues,
+          uint8_t *&ValuesAt) {
+  // The mask of changed words (see decodeKey()) goes before their deltas.
+  uint8_t *Mask = Out;
+  Out += KeyWidth > 8 ? 2 : 1;
+  unsigned Changed = 0;
+  for (unsigned I = 0; I != KeyWidth; ++I) {
+    if (Key[I] == LastKey[I])
+      continue;
+    Changed |= 1u << I;
+    Out = writeVarint(Out, zigzag(Key[I] - LastKey[I]));
+    LastKey[I] = Key[I];
+  }
+  Mask[0] = uint8_t(Changed);
+  if (KeyWidth > 8)
+    Mask[1] = uint8_t(Changed >> 8);
+  ValuesAt = Out;
+  return encodeValues(Out, Values, NumValues);
+}
+
+static size_t maxEncodedSize(size_t Words) { return 10 * (Words + 1) + 2; }
 
 void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   size_t Start = Data.size();
   Data.resize_for_overwrite(Start + maxEncodedSize(KeyWidth + Values.size()));
   uint8_t *ValuesAt;
-  uint8_t *End = encodeRow(Data.data() + Start, Key, State->LastKey.data(),
-                           Values, ValuesAt);
+  uint8_t *End =
+      encodeRow(Data.data() + Start, Key.data(), Key.size(),
+                State->LastKey.data(), Values.data(), Values.size(), ValuesAt);
   State->LastValuesOffset = ValuesAt - Data.data();
   Data.truncate(End - Data.data());
   ++NumRows;
@@ -114,8 +118,7 @@ bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
     Ok &= addCost(Sum[I], Values[I]);
   size_t Start = State->LastValuesOffset;
   Data.resize_for_overwrite(Start + maxEncodedSize(Sum.size()));
-  uint8_t *Unused;
-  uint8_t *End = encodeRow(Data.data() + Start, {}, nullptr, Sum, Unused);
+  uint8_t *End = encodeValues(Data.data() + Start, Sum.data(), Sum.size());
   Data.truncate(End - Data.data());
   return Ok;
 }
@@ -318,40 +321,16 @@ bool RowTable::addBatch(RowBatch &B) {
   size_t Stride = KeyWidth + B.ValueWidth;
   B.Encoded.resize_for_overwrite(B.Order.size() * maxEncodedSize(Stride));
   uint8_t *Out = B.Encoded.data(), *ValuesAt = Out;
-  for (uint32_t I : B.Order)
-    Out = encodeRow(Out, KeyOf(I), S.LastKey.data(), ValuesOf(I), ValuesAt);
+  for (uint32_t I : B.Order) {
+    const uint64_t *R = B.row(I);
+    Out = encodeRow(Out, R, KeyWidth, S.LastKey.data(), R + KeyWidth,
+                    B.ValueWidth, ValuesAt);
+  }
   S.LastValuesOffset = Data.size() + (ValuesAt - B.Encoded.data());
   Data.append(B.Encoded.data(), Out);
   NumRows += B.Order.size();
   B.clear();
   return Ok;
-}
-
-RowTable::iterator::iterator(const uint8_t *P, const uint8_t *E,
-                             unsigned KeyWidth)
-    : Pos(P), Next(P), End(E), KeyBuf(KeyWidth, 0) {
-  if (Pos != End)
-    decode();
-}
-
-void RowTable::iterator::decode() {
-  const uint8_t *P = Pos;
-  for (uint64_t &K : KeyBuf)
-    K += unzigzag(readVarint(P));
-  size_t N = readVarint(P);
-  if (N > ValueBuf.size())
-    ValueBuf.resize_for_overwrite(N);
-  for (size_t I = 0; I != N; ++I)
-    ValueBuf[I] = readVarint(P);
-  Next = P;
-  Current = Row{KeyBuf, ArrayRef(ValueBuf.data(), N)};
-}
-
-RowTable::iterator &RowTable::iterator::operator++() {
-  Pos = Next;
-  if (Pos != End)
-    decode();
-  return *this;
 }
 
 RowTable::iterator RowTable::begin() const {

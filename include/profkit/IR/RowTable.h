@@ -4,11 +4,12 @@
 // function in one part. A row is a fixed-width key (source file, positions,
 // callee, ...) and a variable-width vector of 64-bit values (costs, counts).
 //
-// Rows are stored as one contiguous byte stream: key words as zigzag varint
-// deltas from the previous row, values as plain varints with trailing zeros
-// dropped. Real profiles list positions in increasing order, so most words
-// encode in one or two bytes and the table is smaller than the text it came
-// from.
+// Rows are stored as one contiguous byte stream: a mask of the key words
+// that changed since the previous row, those words as zigzag varint deltas,
+// then the values as plain varints with trailing zeros dropped. Real
+// profiles list positions in increasing order, so most words encode in one
+// or two bytes, unchanged ones in none, and the table is smaller than the
+// text it came from.
 //
 // A key may stand in several rows until finalize(); as in the callgrind
 // format, a repeated key means the sum of its rows. Adding a row whose key
@@ -34,6 +35,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Compiler.h"
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
@@ -82,16 +84,16 @@ public:
       widen(NumValues);
     size_t Stride = KeyWidth + ValueWidth, At = Used;
     if (At + Stride > Words.size())
-      Words.resize(std::max(2 * Words.size(), At + Stride));
+      Words.resize_for_overwrite(std::max(2 * Words.size(), At + Stride));
     Used += Stride;
     ++NumRows;
-    return Words.data() + At;
+    uint64_t *Row = Words.data() + At;
+    std::fill(Row + KeyWidth, Row + Stride, 0);
+    return Row;
   }
   /// Takes back the row appendRow() made last.
   void popRow() {
     Used -= KeyWidth + ValueWidth;
-    std::fill(Words.begin() + Used, Words.begin() + Used + KeyWidth + ValueWidth,
-              0);
     --NumRows;
   }
   void add(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values) {
@@ -103,7 +105,6 @@ public:
       W[KeyWidth + I] = Values[I];
   }
   void clear() {
-    std::fill(Words.begin(), Words.begin() + Used, 0);
     Used = 0;
     NumRows = 0;
   }
@@ -120,8 +121,7 @@ private:
   /// overflowed; it then saturates.
   bool sortAndSum();
 
-  // Rows of KeyWidth + ValueWidth words in the first Used words; the words
-  // after them are zero, so a new row needs no clearing.
+  // Rows of KeyWidth + ValueWidth words in the first Used words.
   llvm::SmallVector<uint64_t, 0> Words;
   size_t Used = 0;
   llvm::SmallVector<uint32_t, 0> Order, Scratch, RunStarts;
@@ -130,11 +130,44 @@ private:
   unsigned KeyWidth, ValueWidth = 0;
 };
 
+/// Reads a varint of the encoded row stream and advances P.
+inline uint64_t readVarint(const uint8_t *&P) {
+  if (LLVM_LIKELY(*P < 0x80)) // Most words are deltas or counts below 128.
+    return *P++;
+  uint64_t V = 0;
+  for (unsigned Shift = 0;; Shift += 7) {
+    uint8_t B = *P++;
+    V |= uint64_t(B & 0x7f) << Shift;
+    if (!(B & 0x80))
+      return V;
+  }
+}
+
+/// Reads the key of a row at P into Key, which holds the previous row's key
+/// (zeros before the first row), and advances P to the row's value count.
+/// A row starts with a mask of the key words that differ from the previous
+/// row's (one byte, two for keys over 8 words), then each of those words as
+/// a zigzag varint delta: the source file and often the line stay the same
+/// from row to row, and cost nothing.
+inline void decodeKey(const uint8_t *&P, uint64_t *Key, unsigned KeyWidth) {
+  unsigned Changed = *P++;
+  if (KeyWidth > 8)
+    Changed |= unsigned(*P++) << 8;
+  while (Changed) {
+    unsigned I = __builtin_ctz(Changed);
+    Changed &= Changed - 1;
+    uint64_t Z = readVarint(P);
+    Key[I] += (Z >> 1) ^ (0 - (Z & 1));
+  }
+}
+
 class RowTable {
 public:
   /// RunWord is the key word whose values tend to separate runs.
   explicit RowTable(unsigned KeyWidth = 0, unsigned RunWord = 0)
-      : KeyWidth(KeyWidth), RunWord(RunWord) {}
+      : KeyWidth(KeyWidth), RunWord(RunWord) {
+    assert(KeyWidth <= MaxKeyWidth && "key too wide");
+  }
   RowTable(RowTable &&) = default;
   RowTable &operator=(RowTable &&) = default;
 
@@ -163,19 +196,45 @@ public:
   /// Are the rows in key order?
   bool isSorted() const { return Sorted; }
 
+  /// The widest key: a jump row with three positions (RowLayout).
+  static constexpr unsigned MaxKeyWidth = 16;
+
   class iterator {
   public:
-    iterator(const uint8_t *P, const uint8_t *E, unsigned KeyWidth);
+    iterator(const uint8_t *P, const uint8_t *E, unsigned KeyWidth)
+        : Pos(P), Next(P), End(E), KeyWidth(KeyWidth) {
+      std::fill(KeyBuf, KeyBuf + KeyWidth, 0);
+      if (Pos != End)
+        decode();
+    }
     const Row &operator*() const { return Current; }
     const Row *operator->() const { return &Current; }
-    iterator &operator++();
+    iterator &operator++() {
+      Pos = Next;
+      if (Pos != End)
+        decode();
+      return *this;
+    }
     bool operator==(const iterator &O) const { return Pos == O.Pos; }
     bool operator!=(const iterator &O) const { return Pos != O.Pos; }
 
   private:
-    void decode();
+    // Inline: writers and passes decode every row of a profile.
+    void decode() {
+      const uint8_t *P = Pos;
+      decodeKey(P, KeyBuf, KeyWidth);
+      size_t N = readVarint(P);
+      if (N > ValueBuf.size())
+        ValueBuf.resize_for_overwrite(N);
+      for (size_t I = 0; I != N; ++I)
+        ValueBuf[I] = readVarint(P);
+      Next = P;
+      Current = Row{llvm::ArrayRef(KeyBuf, KeyWidth),
+                    llvm::ArrayRef(ValueBuf.data(), N)};
+    }
     const uint8_t *Pos, *Next, *End;
-    llvm::SmallVector<uint64_t, 8> KeyBuf;
+    unsigned KeyWidth;
+    uint64_t KeyBuf[MaxKeyWidth];
     llvm::SmallVector<uint64_t, 16> ValueBuf;
     Row Current;
   };
