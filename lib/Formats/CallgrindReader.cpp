@@ -19,6 +19,7 @@
 
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/IR/RowSink.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -97,14 +98,15 @@ bool profkit::detectCallgrind(StringRef Head) {
 namespace {
 
 enum class Pending : uint8_t { None, Call, Jump };
-/// The tables of a function, as indices of CallgrindReader::Batches.
+/// The tables of a function, as batch kinds of the RowSink.
 enum RowKind : unsigned { SelfRows, CallRows, JumpRows, NumRowKinds };
 enum class Scan { Ok, Bad, TooLarge };
 
 class CallgrindReader {
 public:
   CallgrindReader(InputStream &In, const ReadOptions &Opts)
-      : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result) {}
+      : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result),
+        Sink(Opts.Threads != 1) {}
   Expected<std::unique_ptr<Profile>> read();
 
 private:
@@ -144,7 +146,7 @@ private:
   // Once per cost line: inlined into the fast path.
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool noteRow(RowKind K,
                                             ArrayRef<uint64_t> Values);
-  bool flushRows();
+  bool flushRows(bool Wait);
   uint64_t irBytes() const;
 
   InputStream &In;
@@ -160,9 +162,8 @@ private:
   SmallVector<unsigned, 16> ColumnToEvent; // events: column -> profile event
   bool HaveEvents = false;
   std::optional<uint64_t> TotalsLine;
-  // The rows of the current function not yet in its tables, and the running
-  // sums of the part's rows of each kind (saturated on overflow).
-  RowBatch Batches[NumRowKinds];
+  // The running sums of the part's rows of each kind (saturated on
+  // overflow).
   std::vector<uint64_t> Sums[NumRowKinds];
   bool SelfSumOverflow = false;
   bool RowOverflow = false; // A row's sum overflowed on the fast path.
@@ -198,6 +199,14 @@ private:
   // What the IR holds so far, for the memory limit (irBytes()).
   uint64_t StringBytes = 0, RowBytes = 0, HeaderBytes = 0;
   uint64_t FunctionDatas = 0; // Of the parts before Cur.
+
+  // The tables of the part's functions while it is read, NumRowKinds per
+  // function in Cur->functions() order: the sink may fill them on its worker
+  // thread, so they live where adding functions does not move them, and go
+  // into their FunctionData at the end of the part. The sink (declared
+  // after them, so gone before them) holds the rows not yet there.
+  std::deque<RowTable> PartTables;
+  RowSink Sink;
 };
 
 } // namespace
@@ -241,8 +250,15 @@ Error CallgrindReader::endPart() {
                              In.name() + ":" + Twine(WaitingLine) + ": " + "'" +
                                  WaitingKey +
                                  "=' line is not followed by its cost line");
-  if (!flushRows())
+  if (!flushRows(/*Wait=*/true))
     return error("a cost sum overflows 64 bits");
+  for (size_t I = 0, E = PartTables.size() / NumRowKinds; I != E; ++I) {
+    FunctionData &FD = Cur->functions()[I];
+    FD.Self = std::move(PartTables[I * NumRowKinds + SelfRows]);
+    FD.Calls = std::move(PartTables[I * NumRowKinds + CallRows]);
+    FD.Jumps = std::move(PartTables[I * NumRowKinds + JumpRows]);
+  }
+  PartTables.clear();
   // Tables keep repeated keys (summed by whoever reads them); the running
   // sum below catches any overflow of a total.
   Cur->shrink();
@@ -572,20 +588,28 @@ StrId CallgrindReader::intern(StringRef Name) {
 }
 
 /// Adds Values to Sum, saturating; returns false if a column overflowed.
-static bool addToSum(std::vector<uint64_t> &Sum, ArrayRef<uint64_t> Values) {
-  if (Sum.size() < Values.size())
+static LLVM_ATTRIBUTE_ALWAYS_INLINE bool addToSum(std::vector<uint64_t> &Sum,
+                                                  ArrayRef<uint64_t> Values) {
+  if (LLVM_UNLIKELY(Sum.size() < Values.size()))
     Sum.resize(Values.size());
-  bool Ok = true;
+  uint64_t *S = Sum.data();
+  bool Overflow = false;
   for (size_t I = 0, E = Values.size(); I != E; ++I)
-    Ok &= addCost(Sum[I], Values[I]);
-  return Ok;
+    Overflow |= __builtin_add_overflow(S[I], Values[I], &S[I]);
+  if (LLVM_LIKELY(!Overflow))
+    return true;
+  // Saturate the columns that wrapped: a wrapped sum is below its addend.
+  for (size_t I = 0, E = Values.size(); I != E; ++I)
+    if (S[I] < Values[I])
+      S[I] = UINT64_MAX;
+  return false;
 }
 
 /// Batches a row of the current function. Returns false if the sum of its
 /// key overflowed 64 bits.
 bool CallgrindReader::addRow(RowKind K, ArrayRef<uint64_t> Key,
                              ArrayRef<uint64_t> Values) {
-  Batches[K].add(Key, Values);
+  Sink.batch(K).add(Key, Values);
   return noteRow(K, Values);
 }
 
@@ -593,35 +617,33 @@ bool CallgrindReader::addRow(RowKind K, ArrayRef<uint64_t> Key,
 /// when due. Returns false if the sum of the row's key overflowed.
 bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values) {
   bool SumOk = addToSum(Sums[K], Values);
-  if (LLVM_LIKELY(SumOk && !Batches[K].full()))
+  if (LLVM_LIKELY(SumOk && !Sink.batch(K).full()))
     return true;
   if (K == SelfRows)
     SelfSumOverflow |= !SumOk;
-  // While the running sum of a kind fits, no key's sum can overflow; once it
-  // does not, the row just added is checked at once, so an error names its
-  // line.
-  return flushRows();
+  // While the running sum of a kind fits, no key's sum can overflow, so the
+  // sink may store rows later; once it does not, the row just added is
+  // stored and checked at once, so an error names its line.
+  return flushRows(/*Wait=*/!SumOk);
 }
 
-/// Moves the batched rows into the current function's tables. Returns false
-/// if a sum overflowed.
-bool CallgrindReader::flushRows() {
-  if (CurFunction < 0)
-    return true;
-  FunctionData &FD = Cur->functions()[CurFunction];
-  RowTable *Tables[NumRowKinds] = {&FD.Self, &FD.Calls, &FD.Jumps};
-  bool Ok = true;
-  for (unsigned K = 0; K != NumRowKinds; ++K) {
-    if (Batches[K].empty())
-      continue;
-    size_t Before = Tables[K]->encodedBytes();
-    Ok &= Tables[K]->addBatch(Batches[K]);
-    size_t After = Tables[K]->encodedBytes();
-    // A compaction may give bytes back.
-    RowBytes = After >= Before
-                   ? RowBytes + (After - Before)
-                   : RowBytes - std::min<uint64_t>(RowBytes, Before - After);
+/// Hands the batched rows to the sink for the current function's tables;
+/// with Wait, waits until they are stored. Returns false if a sum
+/// overflowed (only known with Wait).
+bool CallgrindReader::flushRows(bool Wait) {
+  if (CurFunction >= 0) {
+    RowTable *Tables[NumRowKinds];
+    for (unsigned K = 0; K != NumRowKinds; ++K)
+      Tables[K] = &PartTables[CurFunction * NumRowKinds + K];
+    if (Sink.flush(Tables))
+      RowBytes = uint64_t(
+          std::max<int64_t>(0, int64_t(RowBytes) + Sink.takeByteGrowth()));
   }
+  if (!Wait)
+    return true;
+  bool Ok = Sink.drain();
+  RowBytes =
+      uint64_t(std::max<int64_t>(0, int64_t(RowBytes) + Sink.takeByteGrowth()));
   return Ok;
 }
 
@@ -669,14 +691,16 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       if (Error E = parseName(Value, FunctionIds, Name))
         return E;
       FuncId F = P.getOrAddFunction(Object, File, Name);
-      if (!flushRows())
-        return error("a cost sum overflows 64 bits");
+      flushRows(/*Wait=*/false);
       FunctionData &FD = Cur->getOrCreate(F);
       CurFunction = &FD - Cur->functions().data();
       RowLayout L = Cur->layout();
-      Batches[SelfRows].setKeyWidth(L.selfWidth());
-      Batches[CallRows].setKeyWidth(L.callWidth());
-      Batches[JumpRows].setKeyWidth(L.jumpWidth());
+      unsigned Widths[NumRowKinds] = {L.selfWidth(), L.callWidth(),
+                                      L.jumpWidth()};
+      if (PartTables.size() == size_t(CurFunction) * NumRowKinds)
+        for (unsigned W : Widths)
+          PartTables.emplace_back(W, /*RunWord=*/L.P);
+      Sink.setKeyWidths(Widths);
       SourceFile = File;
       return Error::success();
     }
@@ -793,24 +817,39 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
 
 /// Reads up to 18 decimal digits (so no overflow check is needed) at P, in a
 /// line from InputStream::nextLine(): the byte after the line ends the digits.
-static bool scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
+/// The number must end at E, a space or a tab.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
   const char *Start = P;
-  uint64_t V = 0;
+  uint64_t V = unsigned(*P - '0');
+  if (V > 9)
+    return false;
+  ++P;
   for (unsigned D; (D = unsigned(*P - '0')) < 10; ++P)
     V = V * 10 + D; // Wraps past 19 digits, but those are refused below.
-  if (P == Start || P - Start > 18 || (P != E && !isBlank(*P)))
+  if (P - Start > 18 || (P != E && *P != ' ' && *P != '\t'))
     return false;
   Out = V;
   return true;
 }
 
+/// Skips spaces and tabs; stops at the byte after the line ('\n' or '\r').
+static LLVM_ATTRIBUTE_ALWAYS_INLINE const char *skipSpaces(const char *P) {
+  while (*P == ' ' || *P == '\t')
+    ++P;
+  return P;
+}
+
 /// The cost line as profilers write it millions of times: positions (`*`,
 /// `+N`, `-N`, decimal or 0x hex) and decimal costs, for self cost, a call or
-/// a jump. Anything unusual (hex or negative costs, long numbers, errors)
-/// returns false and goes through parseCostLine(), which also writes the
-/// diagnostics.
+/// a jump, separated by spaces or tabs. Anything unusual (hex or negative
+/// costs, long numbers, other blanks, errors) returns false and goes through
+/// parseCostLine(), which also writes the diagnostics.
 bool CallgrindReader::tryFastCostLine(StringRef Line) {
-  if (!Cur || NewPartWanted || !HaveEvents || CurFunction < 0)
+  char First = Line[0];
+  if (!((First >= '0' && First <= '9') || First == '+' || First == '-' ||
+        First == '*') ||
+      !Cur || NewPartWanted || !HaveEvents || CurFunction < 0)
     return false;
   // The row is parsed in place, into the batch of its kind.
   RowKind Kind = Waiting == Pending::None   ? SelfRows
@@ -820,7 +859,7 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
   size_t NumValues = Kind == SelfRows   ? NumEvents
                      : Kind == CallRows ? 1 + NumEvents
                                         : PendingValues.size();
-  RowBatch &B = Batches[Kind];
+  RowBatch &B = Sink.batch(Kind);
   uint64_t *Row = B.appendRow(NumValues);
   uint64_t *Values = Row + B.keyWidth();
   auto Fail = [&] {
@@ -828,29 +867,28 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
     return false;
   };
   const char *Ptr = Line.begin(), *End = Line.end();
+  uint64_t *Last = LastPos.data();
   unsigned NumPos = LastPos.size();
   for (unsigned I = 0; I != NumPos; ++I) {
-    while (Ptr != End && isBlank(*Ptr))
-      ++Ptr;
-    if (Ptr == End)
-      return Fail();
+    Ptr = skipSpaces(Ptr);
     uint64_t V, Delta;
     char C = *Ptr;
     if (C == '*') {
-      if (++Ptr != End && !isBlank(*Ptr))
+      ++Ptr;
+      if (Ptr != End && *Ptr != ' ' && *Ptr != '\t')
         return Fail();
-      V = LastPos[I];
+      V = Last[I];
     } else if (C == '+' || C == '-') {
       ++Ptr;
       if (!scanShortDecimal(Ptr, End, Delta))
         return Fail();
-      if (C == '+' ? __builtin_add_overflow(LastPos[I], Delta, &V)
-                   : __builtin_sub_overflow(LastPos[I], Delta, &V))
+      if (C == '+' ? __builtin_add_overflow(Last[I], Delta, &V)
+                   : __builtin_sub_overflow(Last[I], Delta, &V))
         return Fail();
-    } else if (End - Ptr > 2 && C == '0' && (Ptr[1] | 0x20) == 'x') {
-      if (scanNumber(Ptr, End, V) != Scan::Ok)
+    } else if (C == '0' && (Ptr[1] | 0x20) == 'x') {
+      if (End - Ptr <= 2 || scanNumber(Ptr, End, V) != Scan::Ok)
         return Fail();
-    } else if (!scanShortDecimal(Ptr, End, V)) {
+    } else if (Ptr == End || !scanShortDecimal(Ptr, End, V)) {
       return Fail();
     }
     Row[I] = V;
@@ -859,26 +897,29 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
   // Self costs are the values; a call's values are its count, then its
   // inclusive costs; a jump's position line has no costs.
   uint64_t *Costs = Values + (Kind == CallRows);
+  const unsigned *Column = ColumnToEvent.data();
+  unsigned NumColumns = Kind == JumpRows ? 0 : ColumnToEvent.size();
   for (unsigned Col = 0;; ++Col) {
-    while (Ptr != End && isBlank(*Ptr))
-      ++Ptr;
+    Ptr = skipSpaces(Ptr);
     if (Ptr == End)
       break;
     uint64_t V;
-    if (Kind == JumpRows || Col >= ColumnToEvent.size() ||
-        !scanShortDecimal(Ptr, End, V))
+    if (Col == NumColumns || !scanShortDecimal(Ptr, End, V))
       return Fail();
-    Costs[ColumnToEvent[Col]] = V;
+    Costs[Column[Col]] = V;
   }
 
-  std::copy(Row, Row + NumPos, LastPos.begin());
+  for (unsigned I = 0; I != NumPos; ++I)
+    Last[I] = Row[I];
   Row[NumPos] = SourceFile;
   if (Kind != SelfRows) {
-    std::copy(PendingKey.begin(), PendingKey.end(), Row + NumPos + 1);
+    for (size_t I = 0, E = PendingKey.size(); I != E; ++I)
+      Row[NumPos + 1 + I] = PendingKey[I];
     if (Kind == CallRows)
       Values[0] = PendingValues[0];
     else
-      std::copy(PendingValues.begin(), PendingValues.end(), Values);
+      for (size_t I = 0, E = PendingValues.size(); I != E; ++I)
+        Values[I] = PendingValues[I];
   }
   PartHasBody = true;
   Waiting = Pending::None;
