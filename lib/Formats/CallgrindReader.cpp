@@ -860,7 +860,12 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
                      : Kind == CallRows ? 1 + NumEvents
                                         : PendingValues.size();
   RowBatch &B = Sink.batch(Kind);
-  uint64_t *Row = B.appendRow(NumValues);
+  // When the columns of `events:` are all the profile's events, every value
+  // is written below: the costs given, the missing ones as zeros.
+  unsigned NumColumns = Kind == JumpRows ? 0 : ColumnToEvent.size();
+  bool WritesAll = Kind == JumpRows || NumColumns == NumEvents;
+  uint64_t *Row =
+      WritesAll ? B.appendRowUninitialized(NumValues) : B.appendRow(NumValues);
   uint64_t *Values = Row + B.keyWidth();
   auto Fail = [&] {
     B.popRow();
@@ -898,8 +903,8 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
   // inclusive costs; a jump's position line has no costs.
   uint64_t *Costs = Values + (Kind == CallRows);
   const unsigned *Column = ColumnToEvent.data();
-  unsigned NumColumns = Kind == JumpRows ? 0 : ColumnToEvent.size();
-  for (unsigned Col = 0;; ++Col) {
+  unsigned Col = 0;
+  for (;; ++Col) {
     Ptr = skipSpaces(Ptr);
     if (Ptr == End)
       break;
@@ -908,6 +913,9 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
       return Fail();
     Costs[Column[Col]] = V;
   }
+  if (WritesAll)
+    for (; Col < NumColumns; ++Col)
+      Costs[Column[Col]] = 0;
 
   for (unsigned I = 0; I != NumPos; ++I)
     Last[I] = Row[I];

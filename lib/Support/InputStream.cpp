@@ -235,7 +235,7 @@ Expected<StringRef> InputStream::peek(size_t N) {
   return StringRef(Buf.data() + Begin, std::min(N, End - Begin));
 }
 
-bool InputStream::nextLine(StringRef &Line) {
+bool InputStream::nextLineSlow(StringRef &Line) {
   size_t Scanned = Begin;
   for (;;) {
     // Fuzzing found memchr called with the null data() of the empty buffer
@@ -264,10 +264,7 @@ bool InputStream::nextLine(StringRef &Line) {
     }
     Scanned = Begin + Unscanned;
   }
-  // Every '\r' before the '\n', not just one: fuzzing (roundtrip) found a
-  // name ending in '\r' that lost one '\r' per round trip through a
-  // callgrind file (files converted to CRLF twice end lines in "\r\r\n").
-  if (!Line.empty() && Line.back() == '\r') // Rare: rtrim() is out of line.
+  if (!Line.empty() && Line.back() == '\r') // As in nextLine().
     Line = Line.rtrim('\r');
   ++LineNo;
   return true;

@@ -87,6 +87,13 @@ public:
   /// words: KeyWidth key words for the caller to fill, then the values, all
   /// zero.
   uint64_t *appendRow(size_t NumValues) {
+    uint64_t *Row = appendRowUninitialized(NumValues);
+    std::fill(Row + KeyWidth, Row + KeyWidth + NumValues, 0);
+    return Row;
+  }
+  /// As appendRow(), but the caller writes all NumValues values too (the
+  /// values past them, of wider rows before, are zero).
+  uint64_t *appendRowUninitialized(size_t NumValues) {
     if (NumValues > ValueWidth)
       widen(NumValues);
     size_t Stride = KeyWidth + ValueWidth, At = Used;
@@ -95,7 +102,8 @@ public:
     Used += Stride;
     ++NumRows;
     uint64_t *Row = Words.data() + At;
-    std::fill(Row + KeyWidth, Row + Stride, 0);
+    for (size_t I = KeyWidth + NumValues; I < Stride; ++I)
+      Row[I] = 0;
     return Row;
   }
   /// Takes back the row appendRow() made last.
