@@ -7,269 +7,516 @@
 // tables, subposition compression relative to the last cost line only, jcnd=
 // in valgrind's followed/executed form, and `totals:` at the end of each part.
 //
+// Lines are formatted straight into a large buffer that goes to the stream in
+// big writes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/IRPrinter.h"
 #include "profkit/IR/Profile.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 using namespace profkit;
 using namespace llvm;
 
 namespace {
 
-class CallgrindWriter {
+/// Text being formatted. With a Drain, the buffer goes to that stream
+/// whenever it holds a megabyte; without, it grows.
+class TextBuffer {
 public:
-  CallgrindWriter(const Profile &P, raw_ostream &OS, const WriteOptions &Opts)
-      : P(P), OS(OS), Opts(Opts) {}
-  void write();
+  explicit TextBuffer(raw_ostream *Drain = nullptr) : Drain(Drain) {}
+  TextBuffer(const TextBuffer &) = delete;
+  TextBuffer &operator=(const TextBuffer &) = delete;
+  ~TextBuffer() { free(Begin); }
+
+  /// Makes room for N more characters at Cur.
+  void reserve(size_t N) {
+    if (LLVM_UNLIKELY(size_t(End - Cur) < N))
+      grow(N);
+  }
+  void append(StringRef S) {
+    reserve(S.size());
+    if (!S.empty())
+      memcpy(Cur, S.data(), S.size());
+    Cur += S.size();
+  }
+  void put(char C) {
+    reserve(1);
+    *Cur++ = C;
+  }
+  void flush() {
+    if (Drain && Cur != Begin)
+      Drain->write(Begin, Cur - Begin);
+    Cur = Begin;
+  }
+  size_t size() const { return Cur - Begin; }
+  const char *data() const { return Begin; }
+
+  char *Cur = nullptr;
 
 private:
-  void writePart(const Part &Pt);
-  void writeFunction(const Part &Pt, const FunctionData &FD);
-  void writeName(StringRef Key, StrId Name, DenseMap<StrId, unsigned> &Ids);
-  void writeNumber(uint64_t V, bool Hex);
-  char *startLine(size_t Words);
-  void endLine(char *End);
-  char *formatPosition(char *Out, ArrayRef<uint64_t> Pos, bool Update);
-  void writePosition(ArrayRef<uint64_t> Pos, bool Update);
-  char *formatCosts(char *Out, ArrayRef<uint64_t> Values);
-  void switchSourceFile(StrId File, StrId FunctionFile);
+  static constexpr size_t DrainSize = size_t(1) << 20;
+  void grow(size_t N) {
+    if (Drain && size_t(End - Begin) >= DrainSize) {
+      flush();
+      if (size_t(End - Cur) >= N)
+        return;
+    }
+    size_t Used = Cur - Begin;
+    size_t Cap = std::max({2 * size_t(End - Begin), Used + N, size_t(4096)});
+    Begin = static_cast<char *>(safe_realloc(Begin, Cap));
+    Cur = Begin + Used;
+    End = Begin + Cap;
+  }
+
+  char *Begin = nullptr, *End = nullptr;
+  raw_ostream *Drain;
+};
+
+/// Digit pairs: most numbers have several digits.
+const char Pairs[] = "00010203040506070809101112131415161718192021"
+                     "22232425262728293031323334353637383940414243"
+                     "44454647484950515253545556575859606162636465"
+                     "66676869707172737475767778798081828384858687"
+                     "888990919293949596979899";
+
+/// Writes V in decimal at Out (at most 20 characters); returns the end.
+inline char *formatDecimal(char *Out, uint64_t V) {
+  if (V < 10) {
+    *Out = char('0' + V);
+    return Out + 1;
+  }
+  if (V < 100) {
+    memcpy(Out, Pairs + 2 * V, 2);
+    return Out + 2;
+  }
+  static constexpr uint64_t Pow10[] = {1,
+                                       10,
+                                       100,
+                                       1000,
+                                       10000,
+                                       100000,
+                                       1000000,
+                                       10000000,
+                                       100000000,
+                                       1000000000,
+                                       10000000000,
+                                       100000000000,
+                                       1000000000000,
+                                       10000000000000,
+                                       100000000000000,
+                                       1000000000000000,
+                                       10000000000000000,
+                                       100000000000000000,
+                                       1000000000000000000,
+                                       10000000000000000000u};
+  // floor(log10(V)) from floor(log2(V)), corrected by one comparison.
+  unsigned T = (64 - __builtin_clzll(V)) * 1233 >> 12;
+  unsigned Len = T + (V >= Pow10[T]);
+  char *End = Out + Len;
+  char *P = End;
+  while (V >= 100) {
+    unsigned R = unsigned(V % 100) * 2;
+    V /= 100;
+    P -= 2;
+    memcpy(P, Pairs + R, 2);
+  }
+  if (V >= 10)
+    memcpy(P - 2, Pairs + 2 * V, 2);
+  else
+    P[-1] = char('0' + V);
+  return End;
+}
+
+/// Writes V as 0x and lower-case hex digits at Out (at most 18 characters).
+inline char *formatHex(char *Out, uint64_t V) {
+  *Out++ = '0';
+  *Out++ = 'x';
+  unsigned Len = (64 - __builtin_clzll(V | 1) + 3) / 4;
+  char *End = Out + Len;
+  do {
+    *--End = "0123456789abcdef"[V & 15];
+    V >>= 4;
+  } while (V);
+  return Out + Len;
+}
+
+/// callgrind's three id tables: objects, files, functions.
+enum IdTable : uint8_t { ObjectIds, FileIds, FunctionIds };
+
+/// The ids of a part, by table and string; 0 is none yet.
+class IdTables {
+public:
+  explicit IdTables(size_t NumStrings) {
+    for (auto &T : Ids)
+      T.assign(NumStrings, 0);
+  }
+  /// The id of Name, assigning the next one if it has none; New says which.
+  unsigned get(IdTable T, StrId Name, bool &New) {
+    uint32_t &Id = Ids[T][Name];
+    New = !Id;
+    if (New) {
+      Used[T].push_back(Name);
+      Id = Used[T].size();
+    }
+    return Id;
+  }
+  /// Forgets every id (a new part), in time proportional to those used.
+  void clear() {
+    for (unsigned T = 0; T != 3; ++T) {
+      for (StrId S : Used[T])
+        Ids[T][S] = 0;
+      Used[T].clear();
+    }
+  }
+
+private:
+  std::vector<uint32_t> Ids[3];
+  std::vector<StrId> Used[3];
+};
+
+/// Writes `(id)`, or `(id) name` at the first use, after a `key=`.
+void writeId(TextBuffer &Out, IdTables &Ids, StringRef S, IdTable T,
+             StrId Name) {
+  bool New;
+  unsigned Id = Ids.get(T, Name, New);
+  Out.reserve(S.size() + 24);
+  char *O = Out.Cur;
+  *O++ = '(';
+  O = formatDecimal(O, Id);
+  *O++ = ')';
+  if (New) {
+    *O++ = ' ';
+    memcpy(O, S.data(), S.size());
+    O += S.size();
+  }
+  Out.Cur = O;
+}
+
+/// A name of a slice formatted ahead: its `(id)` or `(id) name` goes at
+/// Offset once the slices before it have given out their ids.
+struct NameRef {
+  size_t Offset;
+  StrId Name;
+  IdTable Table;
+};
+
+/// Formats the functions of a part. Names get their ids right away (Ids), or
+/// are left as NameRefs for the stitching of slices formatted in parallel.
+class Formatter {
+public:
+  Formatter(const Profile &P, const Part &Pt, const WriteOptions &Opts,
+            TextBuffer &Out, IdTables *Ids, std::vector<NameRef> *Refs,
+            std::vector<uint64_t> *Sum)
+      : P(P), Out(Out), Ids(Ids), Refs(Refs), Sum(Sum),
+        NP(Pt.positions().size()), CompressNames(Opts.CompressNames),
+        // Without compression, LastPos stays zero: every position absolute.
+        NewPos(Opts.CompressPositions ? LastPos : Discard) {
+    for (unsigned I = 0; I != NP; ++I)
+      if (Pt.positions()[I] != PositionKind::Line)
+        HexMask |= 1u << I;
+  }
+
+  /// The object and file lines in effect before the first function: those
+  /// of the function before it, or none at the start of a part.
+  void startAfter(const Function *Prev) {
+    CurObject = Prev ? Prev->Object : 0;
+    CurFile = CurSource = Prev ? Prev->File : 0;
+  }
+  void function(const FunctionData &FD);
+
+  /// Set if a sum of Sum overflowed.
+  bool Overflow = false;
+
+private:
+  // K is the number of positions when it is a common one (1 to 3), so that
+  // their loops unroll; 0 for any other.
+  template <unsigned K> unsigned np() const { return K ? K : NP; }
+  template <unsigned K>
+  char *formatPosition(char *O, const uint64_t *Pos, uint64_t *Update);
+  template <unsigned K> bool before(const Row &A, const Row &B) const;
+  template <unsigned K> void rows(const FunctionData &FD, const Function &F);
+  template <unsigned K> void selfRow(const Row &R, StrId FunctionFile);
+  template <unsigned K> void callRow(const Row &R, const Function &F);
+  template <unsigned K>
+  void jumpRow(const Row &R, const FunctionData &FD, StrId FunctionFile);
+  void name(StringRef Key, StrId Name, IdTable T);
+  void switchSourceFile(StrId File, StrId FunctionFile) {
+    if (LLVM_LIKELY(File == CurSource))
+      return;
+    name(File == FunctionFile ? "fe=" : "fi=", File, FileIds);
+    CurSource = File;
+  }
 
   const Profile &P;
-  raw_ostream &OS;
-  const WriteOptions &Opts;
-
-  // Per part.
-  ArrayRef<PositionKind> Kinds;
-  DenseMap<StrId, unsigned> ObjectIds, FileIds, FunctionIds;
-  SmallVector<uint64_t, 3> LastPos;
-  SmallVector<char, 256> Line; // A line being formatted.
+  TextBuffer &Out;
+  IdTables *Ids;
+  std::vector<NameRef> *Refs;
+  std::vector<uint64_t> *Sum; // Totals to sum self costs into, if any.
+  unsigned NP;                // Positions per key.
+  unsigned HexMask = 0;       // Positions written in hex.
+  bool CompressNames;
   StrId CurObject = 0, CurFile = 0, CurSource = 0;
+  uint64_t LastPos[RowTable::MaxKeyWidth] = {};
+  uint64_t Discard[RowTable::MaxKeyWidth];
+  uint64_t *NewPos; // Where a cost line's position goes: LastPos or Discard.
 };
 
 } // namespace
 
-/// Formats V at Out (at most 20 characters, 18 in hex with its 0x) and
-/// returns the end. Digits go straight to Out, back to front.
-static char *formatNumber(char *Out, uint64_t V, bool Hex) {
-  if (Hex) {
-    *Out++ = '0';
-    *Out++ = 'x';
-    unsigned Len = 1;
-    while (Len < 16 && V >> (4 * Len))
-      ++Len;
-    char *End = Out + Len;
-    do {
-      *--End = "0123456789abcdef"[V & 15];
-      V >>= 4;
-    } while (V);
-    return Out + Len;
-  }
-  unsigned Len = 1;
-  for (uint64_t Limit = 10; Len < 20 && V >= Limit; Limit *= 10)
-    ++Len;
-  // Two digits at a time: most costs have several.
-  static const char Pairs[] = "00010203040506070809101112131415161718192021"
-                              "22232425262728293031323334353637383940414243"
-                              "44454647484950515253545556575859606162636465"
-                              "66676869707172737475767778798081828384858687"
-                              "888990919293949596979899";
-  char *End = Out + Len;
-  while (V >= 100) {
-    unsigned R = unsigned(V % 100) * 2;
-    V /= 100;
-    *--End = Pairs[R + 1];
-    *--End = Pairs[R];
-  }
-  if (V >= 10) {
-    *--End = Pairs[V * 2 + 1];
-    *--End = Pairs[V * 2];
-  } else {
-    *--End = char('0' + V);
-  }
-  return Out + Len;
-}
-
-void CallgrindWriter::writeNumber(uint64_t V, bool Hex) {
-  char Buf[24];
-  OS.write(Buf, formatNumber(Buf, V, Hex) - Buf);
-}
-
-/// Room for a line of this many numbers (each with a sign or separator)
-/// and a few more characters.
-char *CallgrindWriter::startLine(size_t Words) {
-  Line.resize_for_overwrite(24 * (Words + 2));
-  return Line.data();
-}
-
-void CallgrindWriter::endLine(char *End) {
-  *End++ = '\n';
-  OS.write(Line.data(), End - Line.data());
-}
-
-void CallgrindWriter::writeName(StringRef Key, StrId Name,
-                                DenseMap<StrId, unsigned> &Ids) {
-  OS << Key << '=';
+void Formatter::name(StringRef Key, StrId Name, IdTable T) {
   StringRef S = P.Strings.str(Name);
+  Out.reserve(Key.size() + S.size() + 24);
+  memcpy(Out.Cur, Key.data(), Key.size());
+  Out.Cur += Key.size();
   // An empty name has no compressed form: `(1)` would be a reference.
   // A name that itself starts with `(` and a digit reads back as an id, so
   // it is written compressed (`(1) (2) name`) even without CompressNames.
   bool LooksLikeId = S.size() >= 2 && S[0] == '(' && isDigit(S[1]);
-  if ((!Opts.CompressNames && !LooksLikeId) || S.empty()) {
-    OS << S << '\n';
-    return;
+  if ((!CompressNames && !LooksLikeId) || S.empty()) {
+    if (!S.empty())
+      memcpy(Out.Cur, S.data(), S.size());
+    Out.Cur += S.size();
+  } else if (Ids) {
+    writeId(Out, *Ids, S, T, Name);
+  } else {
+    Refs->push_back({Out.size(), Name, T});
   }
-  auto [It, Inserted] = Ids.try_emplace(Name, unsigned(Ids.size() + 1));
-  OS << '(';
-  writeNumber(It->second, false);
-  OS << ')';
-  if (Inserted)
-    OS << ' ' << S;
-  OS << '\n';
+  *Out.Cur++ = '\n';
 }
 
-char *CallgrindWriter::formatPosition(char *Out, ArrayRef<uint64_t> Pos,
-                                      bool Update) {
-  for (size_t I = 0; I != Pos.size(); ++I) {
+/// Writes a position: `*` for an unchanged word, `+N`/`-N` when that is no
+/// longer than the absolute form, else the absolute value. A cost line's
+/// position is stored at Update, a target's (Update null) is not.
+template <unsigned K>
+LLVM_ATTRIBUTE_ALWAYS_INLINE char *
+Formatter::formatPosition(char *O, const uint64_t *Pos, uint64_t *Update) {
+  for (unsigned I = 0; I != np<K>(); ++I) {
     if (I)
-      *Out++ = ' ';
+      *O++ = ' ';
     uint64_t V = Pos[I], Last = LastPos[I];
-    bool Hex = Kinds[I] != PositionKind::Line;
+    bool Hex = HexMask >> I & 1;
     if (Update)
-      LastPos[I] = V;
-    if (Opts.CompressPositions && Last) {
-      uint64_t Diff = V >= Last ? V - Last : Last - V;
-      if (!Diff) {
-        *Out++ = '*';
+      Update[I] = V;
+    if (Last) {
+      if (V == Last) {
+        *O++ = '*';
         continue;
       }
-      // Relative when it is no longer than the absolute form.
+      uint64_t Diff = V > Last ? V - Last : Last - V;
       if (Diff < (Hex ? 1u << 12 : 1000u)) {
-        *Out++ = V >= Last ? '+' : '-';
-        Out = formatNumber(Out, Diff, false);
+        *O++ = V > Last ? '+' : '-';
+        if (Diff < 10)
+          *O++ = char('0' + Diff);
+        else
+          O = formatDecimal(O, Diff);
         continue;
       }
     }
-    Out = formatNumber(Out, V, Hex);
+    O = Hex ? formatHex(O, V) : formatDecimal(O, V);
   }
-  return Out;
+  return O;
 }
 
-/// Writes a position on a line of its own.
-void CallgrindWriter::writePosition(ArrayRef<uint64_t> Pos, bool Update) {
-  endLine(formatPosition(startLine(Pos.size()), Pos, Update));
+/// Before in source-file-and-position order: the position leads the key.
+template <unsigned K>
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool Formatter::before(const Row &A,
+                                                    const Row &B) const {
+  const uint64_t *X = A.Key.data(), *Y = B.Key.data();
+  if (X[0] != Y[0])
+    return X[0] < Y[0];
+  return std::lexicographical_compare(X + 1, X + np<K>() + 1, Y + 1,
+                                      Y + np<K>() + 1);
 }
 
-char *CallgrindWriter::formatCosts(char *Out, ArrayRef<uint64_t> Values) {
-  size_t N = Values.size();
-  while (N && !Values[N - 1])
+template <unsigned K>
+LLVM_ATTRIBUTE_ALWAYS_INLINE void Formatter::selfRow(const Row &R,
+                                                     StrId FunctionFile) {
+  switchSourceFile(StrId(R.Key[np<K>()]), FunctionFile);
+  const uint64_t *V = R.Values.data();
+  size_t N = R.Values.size();
+  if (Sum) {
+    uint64_t *S = Sum->data();
+    for (size_t I = 0, E = std::min(N, Sum->size()); I != E; ++I)
+      Overflow |= !addCost(S[I], V[I]);
+  }
+  while (N && !V[N - 1])
     --N;
+  Out.reserve(24 * (np<K>() + N + 2));
+  char *O = formatPosition<K>(Out.Cur, R.Key.data(), NewPos);
   for (size_t I = 0; I != N; ++I) {
-    *Out++ = ' ';
-    Out = formatNumber(Out, Values[I], false);
+    *O++ = ' ';
+    O = formatDecimal(O, V[I]);
   }
-  return Out;
+  *O++ = '\n';
+  Out.Cur = O;
 }
 
-void CallgrindWriter::switchSourceFile(StrId File, StrId FunctionFile) {
-  if (File == CurSource)
+template <unsigned K> void Formatter::callRow(const Row &R, const Function &F) {
+  const unsigned NP = np<K>();
+  switchSourceFile(StrId(R.Key[NP]), F.File);
+  const Function &Callee = P.function(FuncId(R.Key[1 + NP]));
+  if (Callee.Object != F.Object)
+    name("cob=", Callee.Object, ObjectIds);
+  if (Callee.File != CurSource)
+    name("cfi=", Callee.File, FileIds);
+  name("cfn=", Callee.Name, FunctionIds);
+  ArrayRef<uint64_t> V =
+      R.Values.drop_front(std::min<size_t>(1, R.Values.size()));
+  size_t N = V.size();
+  while (N && !V[N - 1])
+    --N;
+  Out.reserve(24 * (2 * NP + N + 4));
+  char *O = Out.Cur;
+  memcpy(O, "calls=", 6);
+  O = formatDecimal(O + 6, R.value(0));
+  *O++ = ' ';
+  O = formatPosition<K>(O, R.Key.data() + 2 + NP, nullptr);
+  *O++ = '\n';
+  O = formatPosition<K>(O, R.Key.data(), NewPos);
+  for (size_t I = 0; I != N; ++I) {
+    *O++ = ' ';
+    O = formatDecimal(O, V[I]);
+  }
+  *O++ = '\n';
+  Out.Cur = O;
+}
+
+template <unsigned K>
+void Formatter::jumpRow(const Row &R, const FunctionData &FD,
+                        StrId FunctionFile) {
+  const unsigned NP = np<K>();
+  switchSourceFile(StrId(R.Key[NP]), FunctionFile);
+  StrId TargetFile = StrId(R.Key[3 + NP]);
+  FuncId Target = FuncId(R.Key[2 + NP]);
+  if (TargetFile != CurSource)
+    name("jfi=", TargetFile, FileIds);
+  if (Target != FD.Id)
+    name("jfn=", P.function(Target).Name, FunctionIds);
+  Out.reserve(24 * (2 * NP + 4));
+  char *O = Out.Cur;
+  if (JumpKind(R.Key[1 + NP]) == JumpKind::Conditional) {
+    memcpy(O, "jcnd=", 5);
+    O = formatDecimal(O + 5, R.value(0));
+    *O++ = '/';
+    O = formatDecimal(O, R.value(1));
+  } else {
+    memcpy(O, "jump=", 5);
+    O = formatDecimal(O + 5, R.value(0));
+  }
+  *O++ = ' ';
+  O = formatPosition<K>(O, R.Key.data() + 4 + NP, nullptr);
+  *O++ = '\n';
+  O = formatPosition<K>(O, R.Key.data(), NewPos);
+  *O++ = '\n';
+  Out.Cur = O;
+}
+
+/// Merges the three sorted tables in source-file-and-position order, self
+/// cost first at a position, then calls, then jumps, as callgrind writes
+/// them.
+template <unsigned K>
+void Formatter::rows(const FunctionData &FD, const Function &F) {
+  RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
+  if (FD.Calls.empty() && FD.Jumps.empty()) {
+    for (; S != SE; ++S)
+      selfRow<K>(*S, F.File);
     return;
-  writeName(File == FunctionFile ? "fe" : "fi", File, FileIds);
-  CurSource = File;
+  }
+  RowTable::iterator C = FD.Calls.begin(), CE = FD.Calls.end();
+  RowTable::iterator J = FD.Jumps.begin(), JE = FD.Jumps.end();
+  // An iterator's row stays at one address as it advances.
+  const Row *CR = C != CE ? &*C : nullptr;
+  const Row *JR = J != JE ? &*J : nullptr;
+  while (CR || JR) {
+    bool Jump = JR && (!CR || before<K>(*JR, *CR));
+    const Row &Other = Jump ? *JR : *CR;
+    for (; S != SE && !before<K>(Other, *S); ++S)
+      selfRow<K>(*S, F.File);
+    if (Jump) {
+      jumpRow<K>(*JR, FD, F.File);
+      if (++J == JE)
+        JR = nullptr;
+    } else {
+      callRow<K>(*CR, F);
+      if (++C == CE)
+        CR = nullptr;
+    }
+  }
+  for (; S != SE; ++S)
+    selfRow<K>(*S, F.File);
 }
 
-void CallgrindWriter::writeFunction(const Part &Pt, const FunctionData &FD) {
+void Formatter::function(const FunctionData &FD) {
   const Function &F = P.function(FD.Id);
   if (F.Object != CurObject) {
-    writeName("ob", F.Object, ObjectIds);
+    name("ob=", F.Object, ObjectIds);
     CurObject = F.Object;
   }
   if (F.File != CurFile) {
-    writeName("fl", F.File, FileIds);
+    name("fl=", F.File, FileIds);
     CurFile = CurSource = F.File;
   }
-  writeName("fn", F.Name, FunctionIds);
+  name("fn=", F.Name, FunctionIds);
   // Readers differ on whether relative positions carry across fn= lines;
   // start every function from absolute positions.
-  std::fill(LastPos.begin(), LastPos.end(), 0);
-
-  RowLayout L = Pt.layout();
-  unsigned PosWords = 1 + L.P; // Position and source file lead every key.
-  RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
-  RowTable::iterator C = FD.Calls.begin(), CE = FD.Calls.end();
-  RowTable::iterator J = FD.Jumps.begin(), JE = FD.Jumps.end();
-  auto Before = [&](const Row &A, const Row &B) {
-    return std::lexicographical_compare(A.Key.begin(), A.Key.begin() + PosWords,
-                                        B.Key.begin(),
-                                        B.Key.begin() + PosWords);
-  };
-  // Merge the three sorted tables in source-file-and-position order, self
-  // cost first at a position, as callgrind writes them.
-  for (;;) {
-    const Row *Next = nullptr;
-    int Which = -1;
-    if (S != SE)
-      Next = &*S, Which = 0;
-    if (C != CE && (!Next || Before(*C, *Next)))
-      Next = &*C, Which = 1;
-    if (J != JE && (!Next || Before(*J, *Next)))
-      Next = &*J, Which = 2;
-    if (!Next)
-      break;
-    const Row &R = *Next;
-    switchSourceFile(L.sourceFile(R), F.File);
-    if (Which == 0) {
-      char *Out = startLine(L.P + R.Values.size());
-      Out = formatPosition(Out, L.position(R), true);
-      endLine(formatCosts(Out, R.Values));
-      ++S;
-    } else if (Which == 1) {
-      const Function &Callee = P.function(L.callee(R));
-      if (Callee.Object != F.Object)
-        writeName("cob", Callee.Object, ObjectIds);
-      if (Callee.File != CurSource)
-        writeName("cfi", Callee.File, FileIds);
-      writeName("cfn", Callee.Name, FunctionIds);
-      OS << "calls=";
-      writeNumber(R.value(0), false);
-      OS << ' ';
-      writePosition(L.callTarget(R), false);
-      char *Out = startLine(L.P + R.Values.size());
-      Out = formatPosition(Out, L.position(R), true);
-      endLine(formatCosts(
-          Out, R.Values.drop_front(std::min<size_t>(1, R.Values.size()))));
-      ++C;
-    } else {
-      StrId TargetFile = L.jumpTargetFile(R);
-      FuncId Target = L.jumpTargetFunction(R);
-      if (TargetFile != CurSource)
-        writeName("jfi", TargetFile, FileIds);
-      if (Target != FD.Id)
-        writeName("jfn", P.function(Target).Name, FunctionIds);
-      if (L.jumpKind(R) == JumpKind::Conditional) {
-        OS << "jcnd=";
-        writeNumber(R.value(0), false);
-        OS << '/';
-        writeNumber(R.value(1), false);
-      } else {
-        OS << "jump=";
-        writeNumber(R.value(0), false);
-      }
-      OS << ' ';
-      writePosition(L.jumpTarget(R), false);
-      writePosition(L.position(R), true);
-      ++J;
-    }
+  std::fill(LastPos, LastPos + NP, 0);
+  switch (NP) {
+  case 1:
+    rows<1>(FD, F);
+    break;
+  case 2:
+    rows<2>(FD, F);
+    break;
+  case 3:
+    rows<3>(FD, F);
+    break;
+  default:
+    rows<0>(FD, F);
   }
   // callgrind_annotate keeps the fi= file across the next fn= line; close
   // inlined code as callgrind does.
   switchSourceFile(F.File, F.File);
+}
+
+namespace {
+
+class CallgrindWriter {
+public:
+  CallgrindWriter(const Profile &P, raw_ostream &OS, const WriteOptions &Opts)
+      : P(P), OS(OS), Opts(Opts), Out(&OS), Ids(P.Strings.size()) {}
+  void write();
+
+private:
+  void writePart(const Part &Pt);
+  void writeNumbers(StringRef Key, ArrayRef<uint64_t> V);
+
+  const Profile &P;
+  raw_ostream &OS;
+  const WriteOptions &Opts;
+  TextBuffer Out;
+  IdTables Ids;
+};
+
+} // namespace
+
+void CallgrindWriter::writeNumbers(StringRef Key, ArrayRef<uint64_t> V) {
+  Out.append(Key);
+  Out.put(':');
+  for (size_t I = 0, E = P.events().size(); I != E; ++I) {
+    Out.reserve(24);
+    *Out.Cur++ = ' ';
+    Out.Cur = formatDecimal(Out.Cur, I < V.size() ? V[I] : 0);
+  }
+  Out.put('\n');
 }
 
 void CallgrindWriter::writePart(const Part &Pt) {
@@ -281,68 +528,69 @@ void CallgrindWriter::writePart(const Part &Pt) {
       &Pt != P.parts().front().get() && !Pt.Header.empty() &&
       !is_contained({"version", "creator", "cmd", "pid", "thread", "part"},
                     Pt.Header.front().Key);
-  Kinds = Pt.positions();
   auto WritePositions = [&] {
-    OS << "positions:";
-    for (PositionKind K : Kinds)
-      OS << ' ' << positionKindName(K);
-    OS << '\n';
+    Out.append("positions:");
+    for (PositionKind K : Pt.positions()) {
+      Out.put(' ');
+      Out.append(positionKindName(K));
+    }
+    Out.put('\n');
   };
   if (PositionsFirst)
     WritePositions();
-  for (const HeaderLine &H : Pt.Header)
-    OS << H.Key << ": " << H.Value << '\n';
+  for (const HeaderLine &H : Pt.Header) {
+    Out.append(H.Key);
+    Out.append(": ");
+    Out.append(H.Value);
+    Out.put('\n');
+  }
   if (!PositionsFirst)
     WritePositions();
+  Out.flush();
   printEventLines(P, OS);
-  OS << "events:";
-  for (const EventType &E : P.events())
-    OS << ' ' << E.Name;
-  OS << '\n';
-  auto WriteAll = [&](StringRef Key, ArrayRef<uint64_t> V) {
-    OS << Key << ':';
-    for (size_t I = 0, E = P.events().size(); I != E; ++I) {
-      OS << ' ';
-      writeNumber(I < V.size() ? V[I] : 0, false);
-    }
-    OS << '\n';
-  };
+  Out.append("events:");
+  for (const EventType &E : P.events()) {
+    Out.put(' ');
+    Out.append(E.Name);
+  }
+  Out.put('\n');
   if (Pt.Summary)
-    WriteAll("summary", *Pt.Summary);
-  OS << '\n';
+    writeNumbers("summary", *Pt.Summary);
+  Out.put('\n');
 
-  ObjectIds.clear();
-  FileIds.clear();
-  FunctionIds.clear();
-  CurObject = CurFile = CurSource = 0;
-  LastPos.assign(Kinds.size(), 0);
-
+  Ids.clear();
+  // Without totals in the part, they are the sums of the self costs,
+  // summed as the rows go by.
+  std::vector<uint64_t> Sum;
+  if (!Pt.Totals)
+    Sum.assign(P.events().size(), 0);
+  Formatter Fmt(P, Pt, Opts, Out, &Ids, nullptr, Pt.Totals ? nullptr : &Sum);
+  Fmt.startAfter(nullptr);
   // Blocks in the part's order: the order the input had them in (callgrind
   // groups them by object and file), which callgrind_annotate's
   // last-one-wins bookkeeping of objects depends on.
   for (const FunctionData &FD : Pt.functions())
-    writeFunction(Pt, FD);
+    Fmt.function(FD);
 
   if (Pt.Totals) {
-    WriteAll("\ntotals", *Pt.Totals);
+    writeNumbers("\ntotals", *Pt.Totals);
   } else {
-    bool Overflow = false;
-    std::vector<uint64_t> Sum = Pt.computeTotals(P.events().size(), Overflow);
-    if (Overflow)
+    if (Fmt.Overflow)
       Opts.Warn("the totals of a part overflow 64 bits; written saturated");
-    WriteAll("\ntotals", Sum);
+    writeNumbers("\ntotals", Sum);
   }
 }
 
 void CallgrindWriter::write() {
-  OS << "# callgrind format\n";
+  Out.append("# callgrind format\n");
   bool First = true;
   for (const auto &Pt : P.parts()) {
     if (!First)
-      OS << '\n';
+      Out.put('\n');
     First = false;
     writePart(*Pt);
   }
+  Out.flush();
 }
 
 Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
