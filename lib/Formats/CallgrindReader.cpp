@@ -19,7 +19,6 @@
 
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
-#include "profkit/IR/RowSink.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -98,15 +97,14 @@ bool profkit::detectCallgrind(StringRef Head) {
 namespace {
 
 enum class Pending : uint8_t { None, Call, Jump };
-/// The tables of a function, as batch kinds of the RowSink.
+/// The tables of a function, as indices of CallgrindReader::Batches.
 enum RowKind : unsigned { SelfRows, CallRows, JumpRows, NumRowKinds };
 enum class Scan { Ok, Bad, TooLarge };
 
 class CallgrindReader {
 public:
   CallgrindReader(InputStream &In, const ReadOptions &Opts)
-      : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result),
-        Sink(Opts.Threads != 1) {}
+      : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result) {}
   Expected<std::unique_ptr<Profile>> read();
 
 private:
@@ -146,7 +144,7 @@ private:
   // Once per cost line: inlined into the fast path.
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool noteRow(RowKind K,
                                             ArrayRef<uint64_t> Values);
-  bool flushRows(bool Wait);
+  bool flushRows();
   uint64_t irBytes() const;
 
   InputStream &In;
@@ -162,8 +160,9 @@ private:
   SmallVector<unsigned, 16> ColumnToEvent; // events: column -> profile event
   bool HaveEvents = false;
   std::optional<uint64_t> TotalsLine;
-  // The running sums of the part's rows of each kind (saturated on
-  // overflow).
+  // The rows of the current function not yet in its tables, and the running
+  // sums of the part's rows of each kind (saturated on overflow).
+  RowBatch Batches[NumRowKinds];
   std::vector<uint64_t> Sums[NumRowKinds];
   bool SelfSumOverflow = false;
   bool RowOverflow = false; // A row's sum overflowed on the fast path.
@@ -199,14 +198,6 @@ private:
   // What the IR holds so far, for the memory limit (irBytes()).
   uint64_t StringBytes = 0, RowBytes = 0, HeaderBytes = 0;
   uint64_t FunctionDatas = 0; // Of the parts before Cur.
-
-  // The tables of the part's functions while it is read, NumRowKinds per
-  // function in Cur->functions() order: the sink may fill them on its worker
-  // thread, so they live where adding functions does not move them, and go
-  // into their FunctionData at the end of the part. The sink (declared
-  // after them, so gone before them) holds the rows not yet there.
-  std::deque<RowTable> PartTables;
-  RowSink Sink;
 };
 
 } // namespace
@@ -250,15 +241,8 @@ Error CallgrindReader::endPart() {
                              In.name() + ":" + Twine(WaitingLine) + ": " + "'" +
                                  WaitingKey +
                                  "=' line is not followed by its cost line");
-  if (!flushRows(/*Wait=*/true))
+  if (!flushRows())
     return error("a cost sum overflows 64 bits");
-  for (size_t I = 0, E = PartTables.size() / NumRowKinds; I != E; ++I) {
-    FunctionData &FD = Cur->functions()[I];
-    FD.Self = std::move(PartTables[I * NumRowKinds + SelfRows]);
-    FD.Calls = std::move(PartTables[I * NumRowKinds + CallRows]);
-    FD.Jumps = std::move(PartTables[I * NumRowKinds + JumpRows]);
-  }
-  PartTables.clear();
   // Tables keep repeated keys (summed by whoever reads them); the running
   // sum below catches any overflow of a total.
   Cur->shrink();
@@ -609,7 +593,7 @@ static LLVM_ATTRIBUTE_ALWAYS_INLINE bool addToSum(std::vector<uint64_t> &Sum,
 /// key overflowed 64 bits.
 bool CallgrindReader::addRow(RowKind K, ArrayRef<uint64_t> Key,
                              ArrayRef<uint64_t> Values) {
-  Sink.batch(K).add(Key, Values);
+  Batches[K].add(Key, Values);
   return noteRow(K, Values);
 }
 
@@ -617,33 +601,35 @@ bool CallgrindReader::addRow(RowKind K, ArrayRef<uint64_t> Key,
 /// when due. Returns false if the sum of the row's key overflowed.
 bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values) {
   bool SumOk = addToSum(Sums[K], Values);
-  if (LLVM_LIKELY(SumOk && !Sink.batch(K).full()))
+  if (LLVM_LIKELY(SumOk && !Batches[K].full()))
     return true;
   if (K == SelfRows)
     SelfSumOverflow |= !SumOk;
-  // While the running sum of a kind fits, no key's sum can overflow, so the
-  // sink may store rows later; once it does not, the row just added is
-  // stored and checked at once, so an error names its line.
-  return flushRows(/*Wait=*/!SumOk);
+  // While the running sum of a kind fits, no key's sum can overflow; once it
+  // does not, the row just added is checked at once, so an error names its
+  // line.
+  return flushRows();
 }
 
-/// Hands the batched rows to the sink for the current function's tables;
-/// with Wait, waits until they are stored. Returns false if a sum
-/// overflowed (only known with Wait).
-bool CallgrindReader::flushRows(bool Wait) {
-  if (CurFunction >= 0) {
-    RowTable *Tables[NumRowKinds];
-    for (unsigned K = 0; K != NumRowKinds; ++K)
-      Tables[K] = &PartTables[CurFunction * NumRowKinds + K];
-    if (Sink.flush(Tables))
-      RowBytes = uint64_t(
-          std::max<int64_t>(0, int64_t(RowBytes) + Sink.takeByteGrowth()));
-  }
-  if (!Wait)
+/// Moves the batched rows into the current function's tables. Returns false
+/// if a sum overflowed.
+bool CallgrindReader::flushRows() {
+  if (CurFunction < 0)
     return true;
-  bool Ok = Sink.drain();
-  RowBytes =
-      uint64_t(std::max<int64_t>(0, int64_t(RowBytes) + Sink.takeByteGrowth()));
+  FunctionData &FD = Cur->functions()[CurFunction];
+  RowTable *Tables[NumRowKinds] = {&FD.Self, &FD.Calls, &FD.Jumps};
+  bool Ok = true;
+  for (unsigned K = 0; K != NumRowKinds; ++K) {
+    if (Batches[K].empty())
+      continue;
+    size_t Before = Tables[K]->encodedBytes();
+    Ok &= Tables[K]->addBatch(Batches[K]);
+    size_t After = Tables[K]->encodedBytes();
+    // A compaction may give bytes back.
+    RowBytes = After >= Before
+                   ? RowBytes + (After - Before)
+                   : RowBytes - std::min<uint64_t>(RowBytes, Before - After);
+  }
   return Ok;
 }
 
@@ -691,16 +677,14 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       if (Error E = parseName(Value, FunctionIds, Name))
         return E;
       FuncId F = P.getOrAddFunction(Object, File, Name);
-      flushRows(/*Wait=*/false);
+      if (!flushRows())
+        return error("a cost sum overflows 64 bits");
       FunctionData &FD = Cur->getOrCreate(F);
       CurFunction = &FD - Cur->functions().data();
       RowLayout L = Cur->layout();
-      unsigned Widths[NumRowKinds] = {L.selfWidth(), L.callWidth(),
-                                      L.jumpWidth()};
-      if (PartTables.size() == size_t(CurFunction) * NumRowKinds)
-        for (unsigned W : Widths)
-          PartTables.emplace_back(W, /*RunWord=*/L.P);
-      Sink.setKeyWidths(Widths);
+      Batches[SelfRows].setKeyWidth(L.selfWidth());
+      Batches[CallRows].setKeyWidth(L.callWidth());
+      Batches[JumpRows].setKeyWidth(L.jumpWidth());
       SourceFile = File;
       return Error::success();
     }
@@ -859,7 +843,7 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
   size_t NumValues = Kind == SelfRows   ? NumEvents
                      : Kind == CallRows ? 1 + NumEvents
                                         : PendingValues.size();
-  RowBatch &B = Sink.batch(Kind);
+  RowBatch &B = Batches[Kind];
   // When the columns of `events:` are all the profile's events, every value
   // is written below: the costs given, the missing ones as zeros.
   unsigned NumColumns = Kind == JumpRows ? 0 : ColumnToEvent.size();

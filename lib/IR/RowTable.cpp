@@ -249,22 +249,22 @@ void RowBatch::widen(size_t NewValueWidth) {
   ValueWidth = NewValueWidth;
 }
 
-bool RowBatch::sortAndSum(uint32_t Begin, uint32_t End) {
+bool RowBatch::sortAndSum() {
   auto Less = [&](uint32_t A, uint32_t B) {
     const uint64_t *X = row(A), *Y = row(B);
     if (KeyWidth && X[0] != Y[0]) // Mostly decides: positions lead keys.
       return X[0] < Y[0];
     return compareKeys(ArrayRef(X, KeyWidth), Y) < 0;
   };
-  uint32_t N = End - Begin;
+  uint32_t N = NumRows;
   Order.resize_for_overwrite(N);
-  std::iota(Order.begin(), Order.end(), Begin);
+  std::iota(Order.begin(), Order.end(), 0);
   // Profilers list a block in a few increasing runs (callgrind: one per
   // basic block, and blocks overlap), so merging the runs sorts it with far
   // fewer comparisons than a general sort.
   RunStarts.assign(1, 0);
   for (uint32_t I = 1; I < N; ++I)
-    if (!Less(Begin + I - 1, Begin + I))
+    if (!Less(I - 1, I))
       RunStarts.push_back(I);
   if (RunStarts.size() == 1)
     return true; // Strictly increasing: no key repeats.
@@ -300,16 +300,10 @@ bool RowBatch::sortAndSum(uint32_t Begin, uint32_t End) {
 }
 
 bool RowTable::addBatch(RowBatch &B) {
-  bool Ok = addRows(B, 0, B.size());
-  B.clear();
-  return Ok;
-}
-
-bool RowTable::addRows(RowBatch &B, size_t Begin, size_t End) {
   assert(B.KeyWidth == KeyWidth && "batch of the wrong width");
-  if (Begin == End)
+  if (B.empty())
     return true;
-  bool Ok = B.sortAndSum(Begin, End);
+  bool Ok = B.sortAndSum();
   BuildState &S = build();
   auto KeyOf = [&](uint32_t I) { return ArrayRef(B.row(I), KeyWidth); };
   auto ValuesOf = [&](uint32_t I) {
@@ -321,6 +315,7 @@ bool RowTable::addRows(RowBatch &B, size_t Begin, size_t End) {
       (NumRows && compareKeys(KeyOf(B.Order.front()), S.LastKey.data()) <= 0)) {
     for (uint32_t I : B.Order)
       Ok &= add(KeyOf(I), ValuesOf(I));
+    B.clear();
     return Ok;
   }
   size_t Stride = KeyWidth + B.ValueWidth;
@@ -334,6 +329,7 @@ bool RowTable::addRows(RowBatch &B, size_t Begin, size_t End) {
   S.LastValuesOffset = Data.size() + (ValuesAt - B.Encoded.data());
   Data.append(B.Encoded.data(), Out);
   NumRows += B.Order.size();
+  B.clear();
   return Ok;
 }
 

@@ -114,12 +114,6 @@ static cl::opt<uint64_t> MaxMemory(
              "(0: no limit; default: half the physical memory)"),
     cl::value_desc("MiB"), cl::cat(Category));
 
-static cl::opt<unsigned>
-    Threads("num-threads", cl::init(0),
-            cl::desc("Threads to use: 1 reads and writes on one thread; 0 "
-                     "(the default) adds a second for large profiles"),
-            cl::value_desc("N"), cl::cat(Category));
-
 static StringRef ToolName;
 
 static void warn(const Twine &Msg) {
@@ -264,7 +258,6 @@ int main(int argc, char **argv) {
   Ctx.Read.Warn = warn;
   Ctx.Read.Note = note;
   Ctx.Read.Binary = Binary;
-  Ctx.Read.Threads = Threads;
   if (MaxMemory.getNumOccurrences())
     Ctx.Read.MaxMemory = MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;
   else // Half the physical memory: fail cleanly before the machine swaps.

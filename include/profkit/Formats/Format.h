@@ -34,9 +34,6 @@ struct ReadOptions {
   /// The memory limit in bytes (0: none): caps the decompressed bytes held at
   /// once (a line, a binary file) and the size of the IR a reader builds.
   uint64_t MaxMemory = 0;
-  /// Threads a reader may use: 1 keeps to the calling thread; 0 lets it
-  /// take a second core for large inputs.
-  unsigned Threads = 0;
 };
 
 struct WriteOptions {

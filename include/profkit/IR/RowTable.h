@@ -71,17 +71,10 @@ public:
   unsigned keyWidth() const { return KeyWidth; }
   size_t size() const { return NumRows; }
   bool empty() const { return NumRows == 0; }
-  /// Words the rows take.
-  size_t words() const { return Used; }
   /// Time to flush: the batch holds about half a megabyte.
   bool full() const { return Used >= (size_t(1) << 16); }
-  /// Bytes held, rows and scratch.
-  size_t bytes() const {
-    return Words.capacity() * sizeof(uint64_t) +
-           (Order.capacity() + Scratch.capacity() + RunStarts.capacity()) *
-               sizeof(uint32_t) +
-           Encoded.capacity();
-  }
+  /// Bytes held, for memory accounting.
+  size_t bytes() const { return Words.capacity() * sizeof(uint64_t); }
 
   /// Makes room for a row with at least NumValues values and returns its
   /// words: KeyWidth key words for the caller to fill, then the values, all
@@ -131,10 +124,10 @@ private:
     return Words.data() + I * (KeyWidth + ValueWidth);
   }
   uint64_t *row(size_t I) { return Words.data() + I * (KeyWidth + ValueWidth); }
-  /// Fills Order with the rows Begin to End in key order, each key once (the
-  /// values of a repeated key summed into its first row). Returns false if a
-  /// sum overflowed; it then saturates.
-  bool sortAndSum(uint32_t Begin, uint32_t End);
+  /// Fills Order with the rows in key order, each key once (the values of a
+  /// repeated key summed into its first row). Returns false if a sum
+  /// overflowed; it then saturates.
+  bool sortAndSum();
 
   // Rows of KeyWidth + ValueWidth words in the first Used words.
   llvm::SmallVector<uint64_t, 0> Words;
@@ -199,9 +192,6 @@ public:
   /// Adds the rows of B, as add() would one by one, and clears B. Returns
   /// false if a sum overflowed 64 bits; the sum then saturates.
   [[nodiscard]] bool addBatch(RowBatch &B);
-  /// Adds the rows Begin to End of B, as addBatch() would if B held only
-  /// them; B keeps its rows (the sums of repeated keys in the first one).
-  [[nodiscard]] bool addRows(RowBatch &B, size_t Begin, size_t End);
 
   /// Merges repeated keys, so every key is in one row. Rows are then in key
   /// order, or in runs that are each in key order. Returns false if a sum
