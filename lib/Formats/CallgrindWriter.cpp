@@ -8,7 +8,9 @@
 // in valgrind's followed/executed form, and `totals:` at the end of each part.
 //
 // Lines are formatted straight into a large buffer that goes to the stream in
-// big writes.
+// big writes. Large parts are formatted on several threads, in slices of
+// functions; the ids of names, given out in order of first use, are filled
+// in as the slices are put together in order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +22,11 @@
 #include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 using namespace profkit;
 using namespace llvm;
@@ -57,6 +62,7 @@ public:
       Drain->write(Begin, Cur - Begin);
     Cur = Begin;
   }
+  void clear() { Cur = Begin; }
   size_t size() const { return Cur - Begin; }
   const char *data() const { return Begin; }
 
@@ -487,7 +493,37 @@ void Formatter::function(const FunctionData &FD) {
   switchSourceFile(F.File, F.File);
 }
 
+/// The bytes of a function's rows, which its text takes about in proportion.
+static size_t rowBytes(const FunctionData &FD) {
+  return FD.Self.encodedBytes() + FD.Calls.encodedBytes() +
+         FD.Jumps.encodedBytes() + 64;
+}
+
+/// Threads to format a part with. PROFKIT_WRITE_THREADS=N takes N (1: only
+/// the calling thread), for any part; by default, parts of a megabyte of
+/// rows and more take two if the machine has two cores: starting threads
+/// would cost small profiles more than it saves.
+static unsigned writeThreads(size_t Bytes) {
+  if (const char *Env = getenv("PROFKIT_WRITE_THREADS")) {
+    unsigned N;
+    if (!StringRef(Env).getAsInteger(10, N) && N)
+      return std::min(N, 64u);
+  }
+  if (Bytes < (size_t(1) << 20))
+    return 1;
+  return std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
+}
+
 namespace {
+
+/// Functions Begin to End of a part, formatted apart from the others: the
+/// text without the ids of its names, and the sums of its self costs.
+struct Slice {
+  TextBuffer Text;
+  std::vector<NameRef> Refs;
+  std::vector<uint64_t> Sum;
+  bool Overflow = false;
+};
 
 class CallgrindWriter {
 public:
@@ -498,6 +534,10 @@ public:
 private:
   void writePart(const Part &Pt);
   void writeNumbers(StringRef Key, ArrayRef<uint64_t> V);
+  void writeFunctionsInParallel(const Part &Pt, unsigned Threads,
+                                size_t SliceBytes, std::vector<uint64_t> *Sum,
+                                bool &Overflow);
+  void stitch(const Slice &S);
 
   const Profile &P;
   raw_ostream &OS;
@@ -564,21 +604,142 @@ void CallgrindWriter::writePart(const Part &Pt) {
   std::vector<uint64_t> Sum;
   if (!Pt.Totals)
     Sum.assign(P.events().size(), 0);
-  Formatter Fmt(P, Pt, Opts, Out, &Ids, nullptr, Pt.Totals ? nullptr : &Sum);
-  Fmt.startAfter(nullptr);
+  bool Overflow = false;
   // Blocks in the part's order: the order the input had them in (callgrind
   // groups them by object and file), which callgrind_annotate's
   // last-one-wins bookkeeping of objects depends on.
+  size_t Bytes = 0;
   for (const FunctionData &FD : Pt.functions())
-    Fmt.function(FD);
+    Bytes += rowBytes(FD);
+  unsigned Threads = writeThreads(Bytes);
+  if (Threads > 1 && Pt.functions().size() > 1) {
+    // Slices small enough to spread the work, large enough that their
+    // bookkeeping does not count.
+    size_t SliceBytes =
+        std::clamp<size_t>(Bytes / (8 * Threads), 1, size_t(256) << 10);
+    writeFunctionsInParallel(Pt, Threads, SliceBytes,
+                             Pt.Totals ? nullptr : &Sum, Overflow);
+  } else {
+    Formatter Fmt(P, Pt, Opts, Out, &Ids, nullptr, Pt.Totals ? nullptr : &Sum);
+    Fmt.startAfter(nullptr);
+    for (const FunctionData &FD : Pt.functions())
+      Fmt.function(FD);
+    Overflow = Fmt.Overflow;
+  }
 
   if (Pt.Totals) {
     writeNumbers("\ntotals", *Pt.Totals);
   } else {
-    if (Fmt.Overflow)
+    if (Overflow)
       Opts.Warn("the totals of a part overflow 64 bits; written saturated");
     writeNumbers("\ntotals", Sum);
   }
+}
+
+/// Writes a slice with the ids of its names, given out as they come.
+void CallgrindWriter::stitch(const Slice &S) {
+  const char *Base = S.Text.data(), *From = Base;
+  for (const NameRef &R : S.Refs) {
+    Out.append(StringRef(From, Base + R.Offset - From));
+    writeId(Out, Ids, P.Strings.str(R.Name), R.Table, R.Name);
+    From = Base + R.Offset;
+  }
+  Out.append(StringRef(From, Base + S.Text.size() - From));
+}
+
+/// Formats the part's functions in slices on Threads threads (this one
+/// among them) and writes the slices in order as they are done. At most a
+/// few slices are formatted ahead of the one being written, so memory stays
+/// bounded however large the part.
+void CallgrindWriter::writeFunctionsInParallel(const Part &Pt, unsigned Threads,
+                                               size_t SliceBytes,
+                                               std::vector<uint64_t> *Sum,
+                                               bool &Overflow) {
+  const std::vector<FunctionData> &Fns = Pt.functions();
+  std::vector<std::pair<size_t, size_t>> Ranges;
+  for (size_t B = 0, E = 0; B != Fns.size(); B = E) {
+    size_t Bytes = 0;
+    while (E != Fns.size() && Bytes < SliceBytes)
+      Bytes += rowBytes(Fns[E++]);
+    Ranges.emplace_back(B, E);
+  }
+  const size_t NumSlices = Ranges.size();
+  const size_t NumSlots = std::min<size_t>(4 * Threads, NumSlices);
+  std::vector<Slice> Slots(NumSlots);
+
+  // Formats slice I into its slot, which no one else is using: the slice
+  // that used it last has been written.
+  auto Format = [&](size_t I) {
+    Slice &S = Slots[I % NumSlots];
+    S.Text.clear();
+    S.Refs.clear();
+    if (Sum)
+      S.Sum.assign(Sum->size(), 0);
+    Formatter Fmt(P, Pt, Opts, S.Text, nullptr, &S.Refs,
+                  Sum ? &S.Sum : nullptr);
+    auto [B, E] = Ranges[I];
+    // The object and file lines in effect at a function boundary are
+    // those of the function before.
+    Fmt.startAfter(B ? &P.function(Fns[B - 1].Id) : nullptr);
+    for (size_t F = B; F != E; ++F)
+      Fmt.function(Fns[F]);
+    S.Overflow = Fmt.Overflow;
+  };
+
+  // Guarded by M: which slices are formatted, the next one to take, and how
+  // many are written (their slots are free).
+  std::mutex M;
+  std::condition_variable CV;
+  std::vector<char> Done(NumSlices, false);
+  size_t Next = 0, Written = 0;
+  auto CanTake = [&] { return Next != NumSlices && Next < Written + NumSlots; };
+  // Takes the next slice and formats it, with L unlocked meanwhile.
+  auto TakeOne = [&](std::unique_lock<std::mutex> &L) {
+    size_t I = Next++;
+    L.unlock();
+    Format(I);
+    L.lock();
+    Done[I] = true;
+    CV.notify_all();
+  };
+  auto Worker = [&] {
+    std::unique_lock<std::mutex> L(M);
+    for (;;) {
+      CV.wait(L, [&] { return Next == NumSlices || CanTake(); });
+      if (Next == NumSlices)
+        return;
+      TakeOne(L);
+    }
+  };
+  std::vector<std::thread> Workers;
+  for (unsigned T = 1; T < Threads; ++T)
+    Workers.emplace_back(Worker);
+
+  for (size_t I = 0; I != NumSlices; ++I) {
+    {
+      // Help with the formatting while slice I is not done.
+      std::unique_lock<std::mutex> L(M);
+      while (!Done[I]) {
+        if (CanTake())
+          TakeOne(L);
+        else
+          CV.wait(L);
+      }
+    }
+    const Slice &S = Slots[I % NumSlots];
+    stitch(S);
+    if (Sum)
+      for (size_t E = 0; E != Sum->size(); ++E)
+        Overflow |= !addCost((*Sum)[E], S.Sum[E]);
+    Overflow |= S.Overflow;
+    {
+      std::lock_guard<std::mutex> L(M);
+      ++Written;
+    }
+    CV.notify_all();
+  }
+  for (std::thread &T : Workers)
+    T.join();
 }
 
 void CallgrindWriter::write() {
