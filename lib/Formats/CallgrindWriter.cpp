@@ -23,7 +23,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <condition_variable>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -499,16 +498,13 @@ static size_t rowBytes(const FunctionData &FD) {
          FD.Jumps.encodedBytes() + 64;
 }
 
-/// Threads to format a part with. PROFKIT_WRITE_THREADS=N takes N (1: only
-/// the calling thread), for any part; by default, parts of a megabyte of
+/// Threads to format a part with. WriteOptions::Threads=N takes N (1: only
+/// the calling thread), for any part; by default (0), parts of a megabyte of
 /// rows and more take two if the machine has two cores: starting threads
 /// would cost small profiles more than it saves.
-static unsigned writeThreads(size_t Bytes) {
-  if (const char *Env = getenv("PROFKIT_WRITE_THREADS")) {
-    unsigned N;
-    if (!StringRef(Env).getAsInteger(10, N) && N)
-      return std::min(N, 64u);
-  }
+static unsigned writeThreads(unsigned Requested, size_t Bytes) {
+  if (Requested)
+    return std::min(Requested, 64u);
   if (Bytes < (size_t(1) << 20))
     return 1;
   return std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
@@ -611,7 +607,7 @@ void CallgrindWriter::writePart(const Part &Pt) {
   size_t Bytes = 0;
   for (const FunctionData &FD : Pt.functions())
     Bytes += rowBytes(FD);
-  unsigned Threads = writeThreads(Bytes);
+  unsigned Threads = writeThreads(Opts.Threads, Bytes);
   if (Threads > 1 && Pt.functions().size() > 1) {
     // Slices small enough to spread the work, large enough that their
     // bookkeeping does not count.

@@ -114,6 +114,12 @@ static cl::opt<uint64_t> MaxMemory(
              "(0: no limit; default: half the physical memory)"),
     cl::value_desc("MiB"), cl::cat(Category));
 
+static cl::opt<unsigned> WriteThreads(
+    "write-threads", cl::init(0),
+    cl::desc("Threads to write callgrind with (0: two for large profiles, "
+             "one for small ones; 1: the main thread only)"),
+    cl::value_desc("N"), cl::cat(Category));
+
 static StringRef ToolName;
 
 static void warn(const Twine &Msg) {
@@ -212,6 +218,7 @@ static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
     WO.WebgrindScale = WebgrindScale;
     WO.Binary = Binary;
     WO.GmonFormat = GmonFormat;
+    WO.Threads = WriteThreads;
     if (Error E = Writer->Write(**P, (*Out)->os(), WO))
       return E;
   }

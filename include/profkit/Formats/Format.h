@@ -53,6 +53,9 @@ struct WriteOptions {
   std::string Binary;
   /// gmon: "gnu" or "bsd" (4.4BSD).
   std::string GmonFormat = "gnu";
+  /// callgrind: threads to format a part with; 0 lets the writer choose
+  /// (two for large parts, none for small ones).
+  unsigned Threads = 0;
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
 };
 
