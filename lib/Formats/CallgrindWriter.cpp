@@ -369,7 +369,7 @@ template <unsigned K> void Formatter::callRow(const Row &R, const Function &F) {
   const unsigned NP = np<K>();
   switchSourceFile(StrId(R.Key[NP]), F.File);
   const Function &Callee = P.function(FuncId(R.Key[1 + NP]));
-  if (Callee.Object != F.Object)
+  if (Callee.Object != CurObject)
     name("cob=", Callee.Object, ObjectIds);
   if (Callee.File != CurSource)
     name("cfi=", Callee.File, FileIds);
@@ -404,8 +404,16 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
   FuncId Target = FuncId(R.Key[2 + NP]);
   if (TargetFile != CurSource)
     name("jfi=", TargetFile, FileIds);
-  if (Target != FD.Id)
-    name("jfn=", P.function(Target).Name, FunctionIds);
+  if (Target != FD.Id) {
+    // There is no "job=": a jump target is named in the object of the last
+    // ob= line, which need not be the jumping function's.
+    const Function &T = P.function(Target);
+    if (T.Object != CurObject) {
+      name("ob=", T.Object, ObjectIds);
+      CurObject = T.Object;
+    }
+    name("jfn=", T.Name, FunctionIds);
+  }
   Out.reserve(24 * (2 * NP + 4));
   char *O = Out.Cur;
   if (JumpKind(R.Key[1 + NP]) == JumpKind::Conditional) {
@@ -490,6 +498,12 @@ void Formatter::function(const FunctionData &FD) {
   // callgrind_annotate keeps the fi= file across the next fn= line; close
   // inlined code as callgrind does.
   switchSourceFile(F.File, F.File);
+  // Leave the function's object in effect, as startAfter() assumes, should a
+  // jump have named another.
+  if (CurObject != F.Object) {
+    name("ob=", F.Object, ObjectIds);
+    CurObject = F.Object;
+  }
 }
 
 /// The bytes of a function's rows, which its text takes about in proportion.
