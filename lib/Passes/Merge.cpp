@@ -5,7 +5,7 @@
 // by key. Address-level data (gmon.out histograms, arcs, basic-block counts)
 // of folded parts is combined as `gprof -s` combines runs. Inputs after the
 // first are read one at a time, so memory holds the merged profile and one
-// input.
+// input; the first is taken over without a copy when nothing in it changes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +39,9 @@ public:
   Merger(bool FoldParts, const Regex *StripPath, bool Basename)
       : FoldParts(FoldParts), StripPath(StripPath), Basename(Basename) {}
   [[nodiscard]] bool add(const Profile &Src);
+  /// Takes the first input as the start of the merged profile when add()
+  /// would copy it unchanged, saving a copy of it; false if it would not.
+  bool adopt(Profile &Src);
   [[nodiscard]] bool finish();
   Profile Out;
   /// Why add() failed, when not an overflow.
@@ -159,6 +162,24 @@ bool Merger::add(const Profile &Src) {
   return Ok;
 }
 
+bool Merger::adopt(Profile &Src) {
+  // Folding several parts into one and normalising names (which may join
+  // functions) need the copy.
+  if ((FoldParts && Src.parts().size() > 1) || StripPath || Basename ||
+      Out.numFunctions() || !Out.parts().empty())
+    return false;
+  Out = std::move(Src);
+  for (auto &Pt : Out.parts()) {
+    AllHaveSummary &= Pt->Summary.has_value();
+    Pt->Totals.reset();
+  }
+  if (FoldParts && !Out.parts().empty()) {
+    Folded = Out.parts().front().get();
+    NumFolded = 1;
+  }
+  return true;
+}
+
 bool Merger::finish() {
   bool Ok = true;
   if (Folded) {
@@ -186,10 +207,12 @@ Expected<PreservedAnalyses> MergePass::run(Profile &P,
                                          "merge: " + *M.Failure)
                      : overflowError(name());
   };
-  if (!M.add(P))
-    return Failed();
-  // The first input is no longer needed: free it before reading the next.
-  P = Profile();
+  if (!M.adopt(P)) {
+    if (!M.add(P))
+      return Failed();
+    // The first input is no longer needed: free it before reading the next.
+    P = Profile();
+  }
   for (const std::string &Path : Inputs) {
     Expected<std::unique_ptr<Profile>> Q = readProfile(Path, Ctx->Read);
     if (!Q)

@@ -20,6 +20,8 @@ Part profkit::copyPartShell(const Part &From,
   To.Histograms = From.Histograms;
   To.Arcs = From.Arcs;
   To.Blocks = From.Blocks;
+  To.AddressSize = From.AddressSize;
+  To.BigEndian = From.BigEndian;
   return To;
 }
 
