@@ -248,6 +248,13 @@ Error CallgrindReader::endPart() {
   Cur->shrink();
   if (SelfSumOverflow)
     return error("the sum of the cost lines overflows 64 bits");
+  // callgrind ends every part with totals:, so a part of its without one
+  // was cut short: a crash, a full disk, a copy that stopped at a line end.
+  if (!Cur->Totals && !Cur->functions().empty() &&
+      Cur->header("creator").starts_with("callgrind"))
+    Opts.Warn(In.name() + ":" + Twine(In.lineNumber()) +
+              ": a callgrind part ends without its 'totals:' line; the file "
+              "may be truncated");
   if (Cur->Totals) {
     std::vector<uint64_t> &Sum = Sums[SelfRows];
     Sum.resize(P.events().size());
