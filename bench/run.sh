@@ -4,6 +4,8 @@
 # page cache (it is read once before timing).
 #   bench/run.sh [FILE]    (default bench/out/large.callgrind)
 # SKIP_PEERS=1 leaves out callgrind_annotate (minutes on a large file).
+# With FILE.gz beside FILE (gzip -1 -k FILE), reading it is timed too, with
+# gzip -dc as the peer (MB/s of the uncompressed size).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/measure.sh"
@@ -22,6 +24,10 @@ for awk in gawk mawk; do
   command -v "$awk" > /dev/null &&
     measure "LC_ALL=C $awk (sum of column 2)" env LC_ALL=C "$awk" "$sum_column" "$file"
 done
+if [ -f "$file.gz" ]; then
+  measure "profkit-opt FILE.gz -disable-output (read)" "$opt" "$file.gz" -disable-output
+  measure "gzip -dc FILE.gz" gzip -dc "$file.gz"
+fi
 if [ -z "${SKIP_PEERS:-}" ]; then
   measure "callgrind_annotate" callgrind_annotate "$file"
 fi

@@ -2,6 +2,9 @@
 
 #include "profkit/Support/InputStream.h"
 #include "profkit/Formats/Format.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <zlib.h>
 
@@ -102,6 +105,78 @@ TEST(InputStreamTest, MemoryLimitCapsReadAll) {
   All = In->readAll();
   ASSERT_TRUE(bool(All)) << toString(All.takeError());
   EXPECT_EQ((*All)->getBufferSize(), 4096u);
+}
+
+/// A temporary file holding Data, removed at the end of the test.
+class TempFile {
+public:
+  explicit TempFile(StringRef Data) {
+    int FD;
+    EXPECT_FALSE(sys::fs::createTemporaryFile("inputstream", "gz", FD, Path));
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Data;
+  }
+  ~TempFile() { sys::fs::remove(Path); }
+  StringRef path() const { return Path; }
+
+private:
+  SmallString<128> Path;
+};
+
+std::unique_ptr<InputStream> openFile(StringRef Path) {
+  Expected<std::unique_ptr<InputStream>> In = InputStream::open(Path);
+  EXPECT_TRUE(bool(In)) << toString(In.takeError());
+  return std::move(*In);
+}
+
+// Files are inflated on a thread ahead of the reader (with two cores or
+// more), in 1 MB blocks: lines that cross blocks, concatenated members and
+// the end of the data come out as from a plain file.
+TEST(InputStreamTest, GzipFileAcrossBlocks) {
+  std::string Text;
+  for (unsigned I = 0; Text.size() < (5u << 20); ++I)
+    Text += "line " + std::to_string(I) + std::string(I % 97, 'x') + "\n";
+  TempFile F(gzip(Text) + gzip("after\nthe end"));
+  std::unique_ptr<InputStream> In = openFile(F.path());
+  EXPECT_TRUE(In->isCompressed());
+  std::string Back;
+  StringRef Line;
+  while (In->nextLine(Line))
+    (Back += Line) += '\n';
+  EXPECT_FALSE(bool(In->takeError()));
+  EXPECT_EQ(Back, Text + "after\nthe end\n");
+  EXPECT_FALSE(In->nextLine(Line)); // Still at the end.
+}
+
+TEST(InputStreamTest, TruncatedGzipFile) {
+  std::string Z = gzip(std::string(3u << 20, 'x'));
+  TempFile F(StringRef(Z).drop_back(12));
+  std::unique_ptr<InputStream> In = openFile(F.path());
+  Expected<std::unique_ptr<MemoryBuffer>> All = In->readAll();
+  ASSERT_FALSE(bool(All));
+  EXPECT_EQ(toString(All.takeError()),
+            (F.path() + ": truncated gzip data").str());
+}
+
+TEST(InputStreamTest, CorruptGzipFile) {
+  std::string Z = gzip(std::string(3u << 20, 'x'));
+  Z[Z.size() - 6] ^= 0xff; // The CRC of the data.
+  TempFile F(Z);
+  std::unique_ptr<InputStream> In = openFile(F.path());
+  Expected<std::unique_ptr<MemoryBuffer>> All = In->readAll();
+  ASSERT_FALSE(bool(All));
+  EXPECT_EQ(toString(All.takeError()),
+            (F.path() + ": corrupt gzip data: incorrect data check").str());
+}
+
+// A reader that stops early (an error in line 1) leaves the thread inflating
+// ahead, blocked on its full blocks: closing the stream stops it.
+TEST(InputStreamTest, GzipFileClosedEarly) {
+  TempFile F(gzip(std::string(16u << 20, '\n')));
+  std::unique_ptr<InputStream> In = openFile(F.path());
+  StringRef Line;
+  EXPECT_TRUE(In->nextLine(Line));
+  In.reset();
 }
 
 } // namespace

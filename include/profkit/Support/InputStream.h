@@ -1,7 +1,8 @@
 //===- InputStream.h - Streaming, decompressing input ----------*- C++ -*-===//
 //
 // Reads a file (or stdin for "-") in bounded chunks, inflating gzip data on
-// the fly when the file starts with the gzip magic, whatever its name. Text
+// the fly when the file starts with the gzip magic, whatever its name (on a
+// second thread, a few megabytes ahead, when the machine has two cores). Text
 // readers take one line at a time without copying; binary readers take the
 // whole (decompressed) contents.
 //
