@@ -24,18 +24,24 @@ namespace fuzz {
 constexpr uint64_t MaxMemory = 64 << 20;
 
 /// Reads Data with the reader Read. Returns the IR's text, or the error's
-/// text prefixed with "error: ", so two reads can be compared.
+/// text prefixed with "error: ", so two reads can be compared; with
+/// WithWarnings, the warnings before it, each prefixed with "warning: ".
 template <typename ReadFn>
 std::string readToText(llvm::StringRef Data, ReadFn Read,
-                       ReadOptions Opts = ReadOptions()) {
+                       ReadOptions Opts = ReadOptions(),
+                       bool WithWarnings = false) {
   Opts.MaxMemory = MaxMemory;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (WithWarnings)
+    Opts.Warn = [&](const llvm::Twine &Msg) {
+      OS << "warning: " << Msg << '\n';
+    };
   std::unique_ptr<InputStream> In = InputStream::fromBuffer(Data, "fuzz");
   In->setMemoryLimit(Opts.MaxMemory);
   llvm::Expected<std::unique_ptr<Profile>> P = Read(*In, Opts);
   if (!P)
-    return "error: " + llvm::toString(P.takeError());
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
+    return Text + "error: " + llvm::toString(P.takeError());
   printIR(**P, OS);
   return Text;
 }

@@ -1,7 +1,8 @@
 //===- callgrind-reader-fuzzer.cpp - Fuzz the callgrind-family reader -----===//
 //
-// Reads the input as callgrind text, then the same bytes gzip-compressed: both
-// must give the same IR (or the same error).
+// Reads the input as callgrind text, in one piece and in two (on two threads,
+// as large files are read), then the same bytes gzip-compressed: all must
+// give the same warnings and IR (or error).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,9 +12,16 @@ using namespace profkit;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Bytes(reinterpret_cast<const char *>(Data), Size);
-  std::string Plain = fuzz::readToText(Bytes, readCallgrind);
-  std::string Zipped = fuzz::readToText(fuzz::gzip(Bytes), readCallgrind);
+  ReadOptions Opts;
+  std::string Plain = fuzz::readToText(Bytes, readCallgrind, Opts, true);
+  std::string Zipped =
+      fuzz::readToText(fuzz::gzip(Bytes), readCallgrind, Opts, true);
   if (Plain != Zipped)
     fuzz::mismatch("plain and gzip reads differ", Plain, Zipped);
+  ReadOptions TwoPieces;
+  TwoPieces.Threads = 2;
+  std::string Split = fuzz::readToText(Bytes, readCallgrind, TwoPieces, true);
+  if (Plain != Split)
+    fuzz::mismatch("reads in one piece and in two differ", Plain, Split);
   return 0;
 }

@@ -22,10 +22,13 @@
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+#include <deque>
+#include <thread>
 
 using namespace profkit;
 using namespace llvm;
@@ -34,6 +37,11 @@ using namespace llvm;
 // ending in '\r' (before a tab), which a callgrind file cannot hold at the
 // end of a line, where the '\r's are dropped.
 static bool isBlank(char C) { return C == ' ' || C == '\t' || C == '\r'; }
+
+/// Does a line starting with C hold a position (and costs)?
+static bool startsCostLine(char C) {
+  return (C >= '0' && C <= '9') || C == '+' || C == '-' || C == '*';
+}
 
 /// Drops blanks at both ends (inline: StringRef::trim is out of line).
 static StringRef trim(StringRef S) {
@@ -101,11 +109,104 @@ enum class Pending : uint8_t { None, Call, Jump };
 enum RowKind : unsigned { SelfRows, CallRows, JumpRows, NumRowKinds };
 enum class Scan { Ok, Bad, TooLarge };
 
+/// A file read in two pieces on two threads (readInPieces()) has a head
+/// and a tail reader; a file read in one piece has a whole one.
+enum class Role : uint8_t { Whole, Head, Tail };
+
+/// The rows the tail reader read for functions that have rows in the head
+/// too, batch by batch as they would have gone into their tables. The merge
+/// hands each batch to the head's table, as reading the file in one piece
+/// would have, so the tables come out the same. Encoded as tables are.
+class RowLog {
+public:
+  /// Logs batch B of a function's table, sorted by B.sortAndSum(); returns
+  /// the bytes it took.
+  size_t append(unsigned FunctionIndex, RowKind Kind, const RowBatch &B) {
+    unsigned KW = B.keyWidth(), VW = B.valueWidth();
+    size_t Need = 60 + B.order().size() * (2 + 10 * (KW + VW + 1));
+    if (Blocks.empty() ||
+        Blocks.back().capacity() - Blocks.back().size() < Need) {
+      Blocks.emplace_back();
+      Blocks.back().reserve(std::max<size_t>(Need, 1 << 20));
+    }
+    SmallVector<uint8_t, 0> &Block = Blocks.back();
+    size_t Start = Block.size();
+    Block.resize_for_overwrite(Start + Need); // Within the capacity.
+    uint8_t *Out = Block.data() + Start;
+    for (uint64_t V : {uint64_t(FunctionIndex), uint64_t(Kind), uint64_t(KW),
+                       uint64_t(B.order().size())})
+      Out = writeVarint(Out, V);
+    uint64_t Last[RowTable::MaxKeyWidth] = {};
+    for (uint32_t I : B.order()) {
+      const uint64_t *R = B.row(I);
+      Out = encodeKey(Out, R, Last, KW);
+      unsigned NV = VW;
+      while (NV && !R[KW + NV - 1])
+        --NV;
+      Out = writeVarint(Out, NV);
+      for (unsigned V = 0; V != NV; ++V)
+        Out = writeVarint(Out, R[KW + V]);
+    }
+    Block.truncate(Out - Block.data());
+    return Block.size() - Start;
+  }
+
+  /// Refills B with each logged batch in turn and calls
+  /// Deliver(FunctionIndex, Kind, B); frees the log as it goes.
+  template <typename DeliverFn> void replay(RowBatch &B, DeliverFn Deliver) {
+    for (; !Blocks.empty(); Blocks.pop_front()) {
+      const uint8_t *P = Blocks.front().data();
+      const uint8_t *E = P + Blocks.front().size();
+      while (P != E) {
+        unsigned FunctionIndex = readVarint(P);
+        RowKind Kind = RowKind(readVarint(P));
+        unsigned KW = readVarint(P);
+        size_t N = readVarint(P);
+        B.clear();
+        B.setKeyWidth(KW);
+        uint64_t Last[RowTable::MaxKeyWidth] = {};
+        for (size_t I = 0; I != N; ++I) {
+          decodeKey(P, Last, KW);
+          unsigned NV = readVarint(P);
+          uint64_t *R = B.appendRow(NV);
+          std::copy(Last, Last + KW, R);
+          for (unsigned V = 0; V != NV; ++V)
+            R[KW + V] = readVarint(P);
+        }
+        Deliver(FunctionIndex, Kind, B);
+      }
+    }
+  }
+
+private:
+  std::deque<SmallVector<uint8_t, 0>> Blocks;
+};
+
 class CallgrindReader {
 public:
-  CallgrindReader(InputStream &In, const ReadOptions &Opts)
-      : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result) {}
+  CallgrindReader(InputStream &In, const ReadOptions &Opts,
+                  Role R = Role::Whole)
+      : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result),
+        MyRole(R) {}
   Expected<std::unique_ptr<Profile>> read();
+
+  // Reading in two pieces (readInPieces()).
+  /// Head: reads its piece, leaving the part it ends in open.
+  Error readLines();
+  /// Tail: skims the head's piece from HeadIn for its names and functions,
+  /// which it interns as the head does, then reads its own piece. Anything
+  /// the merge could not reproduce exactly (an error, a warning) is kept in
+  /// TailFailure.
+  void readTail(InputStream &HeadIn);
+  /// Head: checks that the two pieces agree at the split and moves the
+  /// head's parts into the tail's profile, which has the names of both.
+  /// Returns why it cannot ("" if it did).
+  StringRef merge(CallgrindReader &Tail);
+  /// Head, after merge(): reports the warnings held back, ends the part
+  /// that spans the split and returns the profile.
+  Expected<std::unique_ptr<Profile>> finishMerged(CallgrindReader &Tail);
+  /// Head: reports the warnings held back (before an error of the head).
+  void releaseWarnings();
 
 private:
   Error error(const Twine &Msg) const {
@@ -113,9 +214,19 @@ private:
                              In.name() + ":" + Twine(In.lineNumber()) + ": " +
                                  Msg);
   }
-  void warn(const Twine &Msg) const {
-    Opts.Warn(In.name() + ":" + Twine(In.lineNumber()) + ": " + Msg);
+  void warn(const Twine &Msg) {
+    report(In.name() + ":" + Twine(In.lineNumber()) + ": " + Msg);
   }
+  /// Reports a warning, already prefixed: at once, or held back until the
+  /// pieces of a file merge (head); the tail cannot report its own.
+  void report(const Twine &Msg);
+  void failTail(StringRef Why) {
+    if (TailFailure.empty())
+      TailFailure = Why;
+  }
+  Error checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum, bool Overflow,
+                     std::optional<uint64_t> TotalsAt, uint64_t EndLine);
+  Expected<std::unique_ptr<Profile>> finishProfile();
 
   Error parseLine(StringRef Line);
   Error parseHeader(StringRef Key, StringRef Value);
@@ -198,6 +309,31 @@ private:
   // What the IR holds so far, for the memory limit (irBytes()).
   uint64_t StringBytes = 0, RowBytes = 0, HeaderBytes = 0;
   uint64_t FunctionDatas = 0; // Of the parts before Cur.
+
+  // Reading in two pieces.
+  Role MyRole;
+  std::vector<std::string> HeldWarnings; // Head.
+  // Tail.
+  StringRef TailFailure;          // Why it cannot merge.
+  bool Skimming = false;          // In the head's piece.
+  bool InFirstPart = false;       // In the part that continues the head's.
+  DenseSet<FuncId> HeadFunctions; // With data in the head's last part.
+  RowLog Log;                     // Rows of those in the first part.
+  // The state at the split, which the head's at its end must match.
+  struct {
+    size_t Strings = 0, Functions = 0, Parts = 0, HeaderLines = 0;
+    StrId Object = 0, File = 0, SourceFile = 0;
+    SmallVector<PositionKind, 3> Positions;
+    SmallVector<unsigned, 16> Columns;
+  } AtSplit;
+  // The end of its first part, checked by the head when they merge.
+  struct {
+    bool Ended = false;
+    std::vector<uint64_t> SelfSum;
+    bool SelfSumOverflow = false;
+    std::optional<uint64_t> TotalsLine;
+    uint64_t EndLine = 0;
+  } FirstPartEnd;
 };
 
 } // namespace
@@ -218,6 +354,9 @@ Error CallgrindReader::startPart() {
   if (Cur)
     FunctionDatas += Cur->functions().size();
   Cur = &P.addPart(Positions);
+  InFirstPart = false;
+  if (Skimming)
+    HeadFunctions.clear();
   PartHasBody = false;
   NewPartWanted = false;
   TotalsLine.reset();
@@ -243,27 +382,42 @@ Error CallgrindReader::endPart() {
                                  "=' line is not followed by its cost line");
   if (!flushRows())
     return error("a cost sum overflows 64 bits");
+  if (MyRole == Role::Tail && InFirstPart) {
+    // The head's part: the head checks its end once it has the tail's sums.
+    FirstPartEnd = {true, Sums[SelfRows], SelfSumOverflow, TotalsLine,
+                    In.lineNumber()};
+    return Error::success();
+  }
+  return checkPartEnd(*Cur, Sums[SelfRows], SelfSumOverflow, TotalsLine,
+                      In.lineNumber());
+}
+
+/// The checks at the end of part Pt, whose self costs sum to SelfSum, which
+/// ends at line EndLine.
+Error CallgrindReader::checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum,
+                                    bool Overflow,
+                                    std::optional<uint64_t> TotalsAt,
+                                    uint64_t EndLine) {
   // Tables keep repeated keys (summed by whoever reads them); the running
   // sum below catches any overflow of a total.
-  Cur->shrink();
-  if (SelfSumOverflow)
+  Pt.shrink();
+  if (Overflow)
     return error("the sum of the cost lines overflows 64 bits");
   // callgrind ends every part with totals:, so a part of its without one
   // was cut short: a crash, a full disk, a copy that stopped at a line end.
-  if (!Cur->Totals && !Cur->functions().empty() &&
-      Cur->header("creator").starts_with("callgrind"))
-    Opts.Warn(In.name() + ":" + Twine(In.lineNumber()) +
-              ": a callgrind part ends without its 'totals:' line; the file "
-              "may be truncated");
-  if (Cur->Totals) {
-    std::vector<uint64_t> &Sum = Sums[SelfRows];
-    Sum.resize(P.events().size());
-    for (size_t I = 0; I != Sum.size(); ++I) {
-      uint64_t Stated = I < Cur->Totals->size() ? (*Cur->Totals)[I] : 0;
-      if (Stated != Sum[I]) {
-        Opts.Warn(In.name() + ":" + Twine(*TotalsLine) +
-                  ": totals: " + P.events()[I].Name + " is " + Twine(Stated) +
-                  " but the cost lines sum to " + Twine(Sum[I]));
+  if (!Pt.Totals && !Pt.functions().empty() &&
+      Pt.header("creator").starts_with("callgrind"))
+    report(In.name() + ":" + Twine(EndLine) +
+           ": a callgrind part ends without its 'totals:' line; the file "
+           "may be truncated");
+  if (Pt.Totals) {
+    SelfSum.resize(P.events().size());
+    for (size_t I = 0; I != SelfSum.size(); ++I) {
+      uint64_t Stated = I < Pt.Totals->size() ? (*Pt.Totals)[I] : 0;
+      if (Stated != SelfSum[I]) {
+        report(In.name() + ":" + Twine(*TotalsAt) +
+               ": totals: " + P.events()[I].Name + " is " + Twine(Stated) +
+               " but the cost lines sum to " + Twine(SelfSum[I]));
         break;
       }
     }
@@ -624,6 +778,18 @@ bool CallgrindReader::flushRows() {
   if (CurFunction < 0)
     return true;
   FunctionData &FD = Cur->functions()[CurFunction];
+  if (InFirstPart && HeadFunctions.contains(FD.Id)) {
+    // The head's table has rows already: the merge adds these to it.
+    bool Ok = true;
+    for (unsigned K = 0; K != NumRowKinds; ++K) {
+      if (Batches[K].empty())
+        continue;
+      Ok &= Batches[K].sortAndSum();
+      RowBytes += Log.append(CurFunction, RowKind(K), Batches[K]);
+      Batches[K].clear();
+    }
+    return Ok;
+  }
   RowTable *Tables[NumRowKinds] = {&FD.Self, &FD.Calls, &FD.Jumps};
   bool Ok = true;
   for (unsigned K = 0; K != NumRowKinds; ++K) {
@@ -684,6 +850,11 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       if (Error E = parseName(Value, FunctionIds, Name))
         return E;
       FuncId F = P.getOrAddFunction(Object, File, Name);
+      if (Skimming) {
+        HeadFunctions.insert(F);
+        SourceFile = File;
+        return Error::success();
+      }
       if (!flushRows())
         return error("a cost sum overflows 64 bits");
       FunctionData &FD = Cur->getOrCreate(F);
@@ -710,6 +881,16 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       return parseName(Value, FunctionIds, CalleeName);
     }
     if (Key == "calls") {
+      if (Skimming) {
+        // Only the callee, a function of the profile; its costs are the
+        // head's.
+        if (HaveCallee)
+          P.getOrAddFunction(HaveCalleeObject ? CalleeObject : Object,
+                             HaveCalleeFile ? CalleeFile : SourceFile,
+                             CalleeName);
+        HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+        return Error::success();
+      }
       if (Error E = requireFunction("'calls='"))
         return E;
       if (!HaveCallee)
@@ -749,6 +930,13 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       return HaveJumpFunction = true,
              parseName(Value, FunctionIds, JumpFunction);
     if (Key == "jump" || Key == "jcnd") {
+      if (Skimming) {
+        if (HaveJumpFunction)
+          P.getOrAddFunction(Object, HaveJumpFile ? JumpFile : SourceFile,
+                             JumpFunction);
+        HaveJumpFile = HaveJumpFunction = false;
+        return Error::success();
+      }
       if (Error E = requireFunction(Key == "jump" ? "'jump='" : "'jcnd='"))
         return E;
       StringRef Rest = Value;
@@ -837,10 +1025,8 @@ static LLVM_ATTRIBUTE_ALWAYS_INLINE const char *skipSpaces(const char *P) {
 /// costs, long numbers, other blanks, errors) returns false and goes through
 /// parseCostLine(), which also writes the diagnostics.
 bool CallgrindReader::tryFastCostLine(StringRef Line) {
-  char First = Line[0];
-  if (!((First >= '0' && First <= '9') || First == '+' || First == '-' ||
-        First == '*') ||
-      !Cur || NewPartWanted || !HaveEvents || CurFunction < 0)
+  if (!startsCostLine(Line[0]) || !Cur || NewPartWanted || !HaveEvents ||
+      CurFunction < 0)
     return false;
   // The row is parsed in place, into the batch of its kind.
   RowKind Kind = Waiting == Pending::None   ? SelfRows
@@ -970,7 +1156,7 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
 
 Error CallgrindReader::parseLine(StringRef Line) {
   char C = Line[0];
-  if ((C >= '0' && C <= '9') || C == '+' || C == '-' || C == '*')
+  if (startsCostLine(C))
     return parseCostLine(Line);
   // Comments may come anywhere, also between a calls= line and its cost
   // line (as blank lines may).
@@ -1004,27 +1190,7 @@ Error CallgrindReader::parseLine(StringRef Line) {
 }
 
 Expected<std::unique_ptr<Profile>> CallgrindReader::read() {
-  StringRef Line;
-  while (In.nextLine(Line)) {
-    size_t I = 0;
-    while (I < Line.size() && isBlank(Line[I]))
-      ++I;
-    if (I == Line.size())
-      continue;
-    if (I)
-      Line = Line.drop_front(I);
-    if (tryFastCostLine(Line)) {
-      if (RowOverflow)
-        return error("a cost sum overflows 64 bits");
-      continue;
-    }
-    if (Error E = parseLine(Line))
-      return std::move(E);
-    if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
-      return error("the profile needs more than " + Twine(Opts.MaxMemory) +
-                   " bytes of memory: over the memory limit (-max-memory)");
-  }
-  if (Error E = In.takeError())
+  if (Error E = readLines())
     return std::move(E);
   if (!Cur)
     return error("no profile data");
@@ -1035,6 +1201,42 @@ Expected<std::unique_ptr<Profile>> CallgrindReader::read() {
     return error("no 'events:' line");
   if (Error E = endPart())
     return std::move(E);
+  return finishProfile();
+}
+
+/// The next line of In that is not blank, without its leading blanks.
+static bool nextNonBlankLine(InputStream &In, StringRef &Line) {
+  while (In.nextLine(Line)) {
+    size_t I = 0;
+    while (I < Line.size() && isBlank(Line[I]))
+      ++I;
+    if (I == Line.size())
+      continue;
+    if (I)
+      Line = Line.drop_front(I);
+    return true;
+  }
+  return false;
+}
+
+Error CallgrindReader::readLines() {
+  StringRef Line;
+  while (nextNonBlankLine(In, Line)) {
+    if (tryFastCostLine(Line)) {
+      if (RowOverflow)
+        return error("a cost sum overflows 64 bits");
+      continue;
+    }
+    if (Error E = parseLine(Line))
+      return E;
+    if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
+      return error("the profile needs more than " + Twine(Opts.MaxMemory) +
+                   " bytes of memory: over the memory limit (-max-memory)");
+  }
+  return In.takeError();
+}
+
+Expected<std::unique_ptr<Profile>> CallgrindReader::finishProfile() {
   // `event: X : long name` lines may come before `events:`; attach them to
   // their column now that all columns are known.
   erase_if(P.EventDecls, [&](const EventDecl &D) {
@@ -1047,7 +1249,272 @@ Expected<std::unique_ptr<Profile>> CallgrindReader::read() {
   return std::move(Result);
 }
 
+void CallgrindReader::report(const Twine &Msg) {
+  switch (MyRole) {
+  case Role::Whole:
+    Opts.Warn(Msg);
+    return;
+  case Role::Head:
+    HeldWarnings.push_back(Msg.str());
+    return;
+  case Role::Tail:
+    // Skimming, the head reports it; after the split, only reading in one
+    // piece puts it in its place.
+    if (!Skimming)
+      failTail("a warning after the split");
+    return;
+  }
+}
+
+void CallgrindReader::releaseWarnings() {
+  MyRole = Role::Whole;
+  for (const std::string &W : HeldWarnings)
+    Opts.Warn(W);
+  HeldWarnings.clear();
+}
+
+void CallgrindReader::readTail(InputStream &HeadIn) {
+  // Skim the head's piece: header and name lines as the head reads them, so
+  // that names, functions and their ids come out the same; cost lines are
+  // the head's.
+  Skimming = true;
+  StringRef Line;
+  while (nextNonBlankLine(HeadIn, Line)) {
+    if (startsCostLine(Line[0]))
+      continue;
+    if (Error E = parseLine(Line)) {
+      consumeError(std::move(E));
+      return failTail("an error before the split");
+    }
+  }
+  if (Error E = HeadIn.takeError()) {
+    consumeError(std::move(E));
+    return failTail("an error before the split");
+  }
+  Skimming = false;
+  if (!Cur || !HaveEvents)
+    return failTail("no 'events:' line before the split");
+  AtSplit = {P.Strings.size(),   P.numFunctions(), P.parts().size(),
+             Cur->Header.size(), Object,           File,
+             SourceFile,         Positions,        ColumnToEvent};
+  // What the part gets after the split.
+  Cur->Summary.reset();
+  Cur->Totals.reset();
+  TotalsLine.reset();
+  InFirstPart = true;
+
+  Error E = readLines();
+  if (!E)
+    E = endPart();
+  if (E) {
+    consumeError(std::move(E));
+    return failTail("an error after the split");
+  }
+}
+
+StringRef CallgrindReader::merge(CallgrindReader &Tail) {
+  if (!Tail.TailFailure.empty())
+    return Tail.TailFailure;
+  // The rows of the head's last function.
+  if (!flushRows())
+    return "a cost sum overflows 64 bits";
+  // Callgrind's files carry nothing else across a fn= line.
+  if (!Cur || !HaveEvents || NewPartWanted || Waiting != Pending::None ||
+      HaveCalleeObject || HaveCalleeFile || HaveCallee || HaveJumpFile ||
+      HaveJumpFunction)
+    return "state that goes on after the split";
+  // The tail skimmed the head's piece as the head read it.
+  const auto &A = Tail.AtSplit;
+  Profile &T = Tail.P;
+  if (P.Strings.size() != A.Strings || P.numFunctions() != A.Functions ||
+      P.parts().size() != A.Parts || Cur->Header.size() != A.HeaderLines ||
+      Object != A.Object || File != A.File || SourceFile != A.SourceFile ||
+      ArrayRef(Positions) != ArrayRef(A.Positions) ||
+      ArrayRef(ColumnToEvent) != ArrayRef(A.Columns) ||
+      P.events().size() > T.events().size())
+    return "the pieces disagree at the split";
+
+  // The part that spans the split: the functions the head has not seen go
+  // after the head's, in the order the tail met them; the rows of those it
+  // has seen go into its tables batch by batch.
+  Part &TailFirst = *T.parts()[A.Parts - 1];
+  for (size_t I = A.HeaderLines; I < TailFirst.Header.size(); ++I)
+    Cur->Header.push_back(std::move(TailFirst.Header[I]));
+  if (TailFirst.Summary)
+    Cur->Summary = std::move(TailFirst.Summary);
+  if (TailFirst.Totals)
+    Cur->Totals = std::move(TailFirst.Totals);
+  for (FunctionData &FD : TailFirst.functions()) {
+    if (Tail.HeadFunctions.contains(FD.Id))
+      continue;
+    FunctionData &New = Cur->getOrCreate(FD.Id);
+    New.Self = std::move(FD.Self);
+    New.Calls = std::move(FD.Calls);
+    New.Jumps = std::move(FD.Jumps);
+  }
+  bool Ok = true;
+  RowBatch B;
+  Tail.Log.replay(
+      B, [&](unsigned FunctionIndex, RowKind Kind, RowBatch &Batch) {
+        FunctionData &FD =
+            Cur->getOrCreate(TailFirst.functions()[FunctionIndex].Id);
+        RowTable &Table = Kind == SelfRows   ? FD.Self
+                          : Kind == CallRows ? FD.Calls
+                                             : FD.Jumps;
+        Ok &= Table.addBatch(Batch);
+      });
+  if (!Ok)
+    return "a cost sum overflows 64 bits";
+
+  // Its self costs sum over both pieces.
+  std::vector<uint64_t> &Sum = Sums[SelfRows];
+  const std::vector<uint64_t> &TailSum = Tail.FirstPartEnd.SelfSum;
+  if (Sum.size() < TailSum.size())
+    Sum.resize(TailSum.size());
+  bool Overflow = SelfSumOverflow || Tail.FirstPartEnd.SelfSumOverflow;
+  for (size_t I = 0; I != TailSum.size(); ++I)
+    Overflow |= __builtin_add_overflow(Sum[I], TailSum[I], &Sum[I]);
+  if (Overflow || !Tail.FirstPartEnd.Ended)
+    return "a cost sum overflows 64 bits";
+  if (Opts.MaxMemory && irBytes() + Tail.irBytes() > Opts.MaxMemory)
+    return "over the memory limit";
+
+  // The tail's profile has every name and function: it takes the head's
+  // parts, then its own later ones.
+  std::vector<std::unique_ptr<Part>> Parts = std::move(P.parts());
+  for (size_t I = A.Parts; I < T.parts().size(); ++I)
+    Parts.push_back(std::move(T.parts()[I]));
+  T.parts() = std::move(Parts);
+  return "";
+}
+
+Expected<std::unique_ptr<Profile>>
+CallgrindReader::finishMerged(CallgrindReader &Tail) {
+  releaseWarnings();
+  // Line numbers of the tail count from the split.
+  uint64_t Lines = In.lineNumber();
+  std::optional<uint64_t> TotalsAt = TotalsLine;
+  if (Tail.FirstPartEnd.TotalsLine)
+    TotalsAt = Lines + *Tail.FirstPartEnd.TotalsLine;
+  if (Error E = checkPartEnd(*Cur, Sums[SelfRows], false, TotalsAt,
+                             Lines + Tail.FirstPartEnd.EndLine))
+    return std::move(E);
+  return Tail.finishProfile();
+}
+
+/// Do all blank-separated words of Words start with a digit: no relative
+/// position (`+N`, `-N`, `*`) among them?
+static bool allAbsolute(StringRef Words) {
+  for (StringRef W = nextToken(Words); !W.empty(); W = nextToken(Words))
+    if (!isDigit(W[0]))
+      return false;
+  return true;
+}
+
+/// The offset of a line at or after Target where the tail piece can start:
+/// a `fn=` line whose positions, up to its first cost line, are absolute,
+/// as callgrind writes them, so that the tail needs none from the head.
+/// 0 if there is none in the next few megabytes.
+static uint64_t findSplit(const InputStream &In, uint64_t Target,
+                          uint64_t Size) {
+  std::unique_ptr<InputStream> W =
+      In.range(Target, std::min<uint64_t>(Size - Target, 4 << 20));
+  StringRef Line;
+  if (!W->nextLine(Line)) // Most likely a part of a line.
+    return 0;
+  uint64_t Candidate = 0;
+  for (;;) {
+    uint64_t At = Target + W->tell();
+    if (!W->nextLine(Line))
+      return 0;
+    if (Line.starts_with("fn=")) {
+      Candidate = At;
+      continue;
+    }
+    if (!Candidate || Line.empty() || Line[0] == '#')
+      continue;
+    if (isDigit(Line[0])) {
+      if (allAbsolute(Line))
+        return Candidate;
+      Candidate = 0;
+      continue;
+    }
+    size_t Eq = Line.find('=');
+    StringRef Key = Line.take_front(Eq);
+    if (Eq == StringRef::npos || Key.empty() ||
+        !all_of(Key, [](char C) { return isLower(C); }) ||
+        (is_contained({"calls", "jump", "jcnd"}, Key) &&
+         !allAbsolute(Line.drop_front(Eq + 1))))
+      Candidate = 0; // A relative position, a header line, ...
+  }
+}
+
+/// Where the tail starts, in percent of the file. Skimming the head's piece
+/// costs the tail about a fifth of reading it, so an even share of the work
+/// gives the head a little more than half the file.
+static constexpr uint64_t SplitPercent = 55;
+
+/// Reads a plain callgrind file of Size bytes in two pieces on two threads:
+/// the head, up to a `fn=` line near the middle, as usual; the tail skims
+/// the head's text for its names (a fraction of the work of reading it), so
+/// that they get the same ids, then reads its own. The pieces' parts then
+/// go together without copying a row, and the profile is the one reading
+/// in one piece gives. Returns null, with the reason in Why, when the file
+/// cannot be read so: anything in the tail that only reading in one piece
+/// gets exactly right (an error and its line, a warning) sends the file
+/// there.
+static Expected<std::unique_ptr<Profile>> readInPieces(InputStream &In,
+                                                       uint64_t Size,
+                                                       const ReadOptions &Opts,
+                                                       std::string &Why) {
+  uint64_t Split = findSplit(In, Size / 100 * SplitPercent, Size);
+  if (!Split) {
+    Why = "no 'fn=' line near the middle to start a second piece at";
+    return nullptr;
+  }
+  std::unique_ptr<InputStream> HeadIn = In.range(0, Split);
+  std::unique_ptr<InputStream> TailIn = In.range(Split, Size - Split);
+  std::unique_ptr<InputStream> SkimIn = In.range(0, Split);
+  for (InputStream *S : {HeadIn.get(), TailIn.get(), SkimIn.get()})
+    S->setMemoryLimit(Opts.MaxMemory);
+  CallgrindReader Head(*HeadIn, Opts, Role::Head);
+  CallgrindReader Tail(*TailIn, Opts, Role::Tail);
+  std::thread TailThread([&] { Tail.readTail(*SkimIn); });
+  Error HeadError = Head.readLines();
+  TailThread.join();
+  if (HeadError) {
+    // The head is the file's beginning: its error is the file's first.
+    Head.releaseWarnings();
+    return std::move(HeadError);
+  }
+  StringRef Failure = Head.merge(Tail);
+  if (!Failure.empty()) {
+    Why = Failure.str();
+    return nullptr;
+  }
+  return Head.finishMerged(Tail);
+}
+
+/// Files of this size and more are read in two pieces when the machine has
+/// two cores: below it, starting a thread and merging costs more than it
+/// saves.
+static constexpr uint64_t MinBytesToSplit = 16 << 20;
+
 Expected<std::unique_ptr<Profile>>
 profkit::readCallgrind(InputStream &In, const ReadOptions &Opts) {
+  std::optional<uint64_t> Size = In.splittableSize();
+  bool Split = Opts.Threads > 1 ||
+               (Opts.Threads == 0 && Size && *Size >= MinBytesToSplit &&
+                std::thread::hardware_concurrency() > 1);
+  if (Split) {
+    std::string Why = "the input is not a plain file (gzip data or a pipe)";
+    if (Size) {
+      Expected<std::unique_ptr<Profile>> P = readInPieces(In, *Size, Opts, Why);
+      if (!P || *P)
+        return P;
+    }
+    if (Opts.Threads > 1)
+      Opts.Note(In.name() + ": read on one thread: " + Why);
+  }
   return CallgrindReader(In, Opts).read();
 }

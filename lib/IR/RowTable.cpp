@@ -8,25 +8,6 @@
 using namespace profkit;
 using namespace llvm;
 
-/// Appends V to Out as a varint; Out must have 10 bytes of room.
-static LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *writeVarint(uint8_t *Out,
-                                                         uint64_t V) {
-  if (LLVM_LIKELY(V < 0x80)) {
-    *Out = uint8_t(V);
-    return Out + 1;
-  }
-  do {
-    *Out++ = uint8_t(V) | 0x80;
-    V >>= 7;
-  } while (V >= 0x80);
-  *Out++ = uint8_t(V);
-  return Out;
-}
-
-static uint64_t zigzag(uint64_t Delta) {
-  return (Delta << 1) ^ uint64_t(int64_t(Delta) >> 63);
-}
-
 static int compareKeys(ArrayRef<uint64_t> A, const uint64_t *B) {
   for (size_t I = 0, E = A.size(); I != E; ++I)
     if (A[I] != B[I])
@@ -74,20 +55,7 @@ static LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
 encodeRow(uint8_t *Out, const uint64_t *Key, unsigned KeyWidth,
           uint64_t *LastKey, const uint64_t *Values, size_t NumValues,
           uint8_t *&ValuesAt) {
-  // The mask of changed words (see decodeKey()) goes before their deltas.
-  uint8_t *Mask = Out;
-  Out += KeyWidth > 8 ? 2 : 1;
-  unsigned Changed = 0;
-  for (unsigned I = 0; I != KeyWidth; ++I) {
-    if (Key[I] == LastKey[I])
-      continue;
-    Changed |= 1u << I;
-    Out = writeVarint(Out, zigzag(Key[I] - LastKey[I]));
-    LastKey[I] = Key[I];
-  }
-  Mask[0] = uint8_t(Changed);
-  if (KeyWidth > 8)
-    Mask[1] = uint8_t(Changed >> 8);
+  Out = encodeKey(Out, Key, LastKey, KeyWidth);
   ValuesAt = Out;
   return encodeValues(Out, Values, NumValues);
 }

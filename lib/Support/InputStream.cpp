@@ -123,7 +123,8 @@ private:
 class FileStream final : public InputStream {
 public:
   FileStream(int FD, bool OwnsFD, std::string Name, StringRef Mem = {})
-      : InputStream(std::move(Name)), FD(FD), OwnsFD(OwnsFD), Mem(Mem) {}
+      : InputStream(std::move(Name)), FD(FD), OwnsFD(OwnsFD), Mem(Mem),
+        Whole(Mem) {}
   ~FileStream() override {
     Ahead.reset(); // Joins the thread that inflates.
     if (Compressed)
@@ -132,6 +133,10 @@ public:
       ::close(FD);
   }
   Error init();
+
+  std::optional<uint64_t> splittableSize() const override;
+  std::unique_ptr<InputStream> range(uint64_t Offset,
+                                     uint64_t Length) const override;
 
 protected:
   Expected<size_t> readRaw(char *Out, size_t Size) override;
@@ -144,7 +149,8 @@ private:
 
   int FD;
   bool OwnsFD;
-  StringRef Mem; // The unread bytes when FD is -1.
+  StringRef Mem;   // The unread bytes when FD is -1.
+  StringRef Whole; // All of them.
   z_stream Z{};
   std::vector<unsigned char> ZIn; // Compressed bytes not yet inflated.
   std::vector<char> Pending;      // Plain bytes read while sniffing the magic.
@@ -153,7 +159,59 @@ private:
   std::unique_ptr<ReadAhead> Ahead;
 };
 
+/// Bytes [Offset, Offset + Length) of a file, read with pread() so that
+/// ranges of one descriptor can be read on several threads at once.
+class FileRangeStream final : public InputStream {
+public:
+  FileRangeStream(int FD, uint64_t Offset, uint64_t Length, std::string Name)
+      : InputStream(std::move(Name)), FD(FD), Offset(Offset), Left(Length) {}
+
+protected:
+  Expected<size_t> readRaw(char *Out, size_t Size) override {
+    Size = std::min<uint64_t>(Size, Left);
+    for (;;) {
+      ssize_t N = Size ? ::pread(FD, Out, Size, Offset) : 0;
+      if (N >= 0) {
+        Offset += N;
+        Left -= N;
+        return size_t(N);
+      }
+      if (errno != EINTR)
+        return createStringError(
+            std::error_code(errno, std::generic_category()), "%s: %s",
+            name().c_str(), sys::StrError(errno).c_str());
+    }
+  }
+
+private:
+  int FD;
+  uint64_t Offset, Left;
+};
+
 } // namespace
+
+std::unique_ptr<InputStream> InputStream::range(uint64_t, uint64_t) const {
+  llvm_unreachable("range() of an input that cannot be split");
+}
+
+std::optional<uint64_t> FileStream::splittableSize() const {
+  if (Compressed)
+    return std::nullopt;
+  if (FD < 0)
+    return Whole.size();
+  sys::fs::file_status Status;
+  if (sys::fs::status(FD, Status) ||
+      Status.type() != sys::fs::file_type::regular_file)
+    return std::nullopt;
+  return Status.getSize();
+}
+
+std::unique_ptr<InputStream> FileStream::range(uint64_t Offset,
+                                               uint64_t Length) const {
+  if (FD < 0)
+    return InputStream::fromBuffer(Whole.substr(Offset, Length), name());
+  return std::make_unique<FileRangeStream>(FD, Offset, Length, name());
+}
 
 Expected<size_t> FileStream::readFD(char *Out, size_t Size) {
   if (FD < 0) {
@@ -304,6 +362,7 @@ bool InputStream::fill() {
   if (Begin) {
     memmove(Buf.data(), Buf.data() + Begin, End - Begin);
     End -= Begin;
+    Consumed += Begin;
     Begin = 0;
   }
   // The memory limit caps the bytes held: fill() is called for more of a
@@ -320,7 +379,7 @@ bool InputStream::fill() {
   }
   // A line longer than the buffer grows it; lines are otherwise bounded.
   if (Buf.size() - End < Chunk / 2)
-    Buf.resize(std::max(Buf.size() * 2, Chunk));
+    Buf.resize_for_overwrite(std::max(Buf.size() * 2, Chunk));
   size_t Want = Buf.size() - End;
   if (Limit) // At most one byte past the limit (refused on the next call).
     Want = std::min<uint64_t>(Want, Limit + 1 - (End - Begin));
@@ -367,7 +426,7 @@ bool InputStream::nextLineSlow(StringRef &Line) {
         return false;
       // The last line has no '\n': give it one after its end, as promised.
       if (End == Buf.size())
-        Buf.resize(End + 1);
+        Buf.resize_for_overwrite(End + 1);
       Buf[End] = '\n';
       Line = StringRef(Buf.data() + Begin, End - Begin);
       Begin = End;

@@ -120,6 +120,13 @@ static cl::opt<unsigned> WriteThreads(
              "one for small ones; 1: the main thread only)"),
     cl::value_desc("N"), cl::cat(Category));
 
+static cl::opt<unsigned> ReadThreads(
+    "read-threads", cl::init(0),
+    cl::desc("Threads to read callgrind with (0: two for plain files of 16 "
+             "MB and more; 1: the main thread only; 2: two for any plain "
+             "file, with a note when one must do)"),
+    cl::value_desc("N"), cl::cat(Category));
+
 static StringRef ToolName;
 
 static void warn(const Twine &Msg) {
@@ -264,6 +271,7 @@ int main(int argc, char **argv) {
   PassContext Ctx;
   Ctx.Read.Warn = warn;
   Ctx.Read.Note = note;
+  Ctx.Read.Threads = ReadThreads;
   Ctx.Read.Binary = Binary;
   if (MaxMemory.getNumOccurrences())
     Ctx.Read.MaxMemory = MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;

@@ -34,6 +34,10 @@ struct ReadOptions {
   /// The memory limit in bytes (0: none): caps the decompressed bytes held at
   /// once (a line, a binary file) and the size of the IR a reader builds.
   uint64_t MaxMemory = 0;
+  /// callgrind: threads to read with. 0: two for plain files of 16 MB and
+  /// more on a machine of two cores or more, else one; 1: one; 2 or more:
+  /// two for any plain file, with a note when the file cannot be split.
+  unsigned Threads = 0;
 };
 
 struct WriteOptions {

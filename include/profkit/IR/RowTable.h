@@ -117,17 +117,22 @@ public:
     NumRows = 0;
   }
 
-private:
-  friend class RowTable;
-  void widen(size_t NewValueWidth);
+  /// Fills order() with the rows in key order, each key once (the values of
+  /// a repeated key summed into its first row). Returns false if a sum
+  /// overflowed; it then saturates.
+  bool sortAndSum();
+  /// The rows in key order, after sortAndSum().
+  llvm::ArrayRef<uint32_t> order() const { return Order; }
+  /// Row I (in the order added): its key, then valueWidth() values.
   const uint64_t *row(size_t I) const {
     return Words.data() + I * (KeyWidth + ValueWidth);
   }
+  unsigned valueWidth() const { return ValueWidth; }
+
+private:
+  friend class RowTable;
+  void widen(size_t NewValueWidth);
   uint64_t *row(size_t I) { return Words.data() + I * (KeyWidth + ValueWidth); }
-  /// Fills Order with the rows in key order, each key once (the values of a
-  /// repeated key summed into its first row). Returns false if a sum
-  /// overflowed; it then saturates.
-  bool sortAndSum();
 
   // Rows of KeyWidth + ValueWidth words in the first Used words.
   llvm::SmallVector<uint64_t, 0> Words;
@@ -149,6 +154,43 @@ inline uint64_t readVarint(const uint8_t *&P) {
     if (!(B & 0x80))
       return V;
   }
+}
+
+/// Appends V to Out as a varint; Out must have 10 bytes of room.
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
+  if (LLVM_LIKELY(V < 0x80)) {
+    *Out = uint8_t(V);
+    return Out + 1;
+  }
+  do {
+    *Out++ = uint8_t(V) | 0x80;
+    V >>= 7;
+  } while (V >= 0x80);
+  *Out++ = uint8_t(V);
+  return Out;
+}
+
+/// Encodes Key after the row whose key is LastKey, which becomes Key, as
+/// decodeKey() reads it. Out needs room for 2 bytes and 10 per word.
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *encodeKey(uint8_t *Out,
+                                                const uint64_t *Key,
+                                                uint64_t *LastKey,
+                                                unsigned KeyWidth) {
+  uint8_t *Mask = Out;
+  Out += KeyWidth > 8 ? 2 : 1;
+  unsigned Changed = 0;
+  for (unsigned I = 0; I != KeyWidth; ++I) {
+    if (Key[I] == LastKey[I])
+      continue;
+    Changed |= 1u << I;
+    uint64_t Delta = Key[I] - LastKey[I];
+    Out = writeVarint(Out, (Delta << 1) ^ uint64_t(int64_t(Delta) >> 63));
+    LastKey[I] = Key[I];
+  }
+  Mask[0] = uint8_t(Changed);
+  if (KeyWidth > 8)
+    Mask[1] = uint8_t(Changed >> 8);
+  return Out;
 }
 
 /// Reads the key of a row at P into Key, which holds the previous row's key

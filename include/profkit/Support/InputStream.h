@@ -11,6 +11,7 @@
 #ifndef PROFKIT_SUPPORT_INPUTSTREAM_H
 #define PROFKIT_SUPPORT_INPUTSTREAM_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/Error.h"
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,21 @@ public:
   /// The error that stopped nextLine(), if any.
   llvm::Error takeError();
 
+  /// The offset in the (decompressed) input of the next unread byte.
+  uint64_t tell() const { return Consumed + Begin; }
+
+  /// The size of the input when byte ranges of it can be read on their own
+  /// (range()): a plain regular file or memory buffer, not gzip data or a
+  /// pipe.
+  virtual std::optional<uint64_t> splittableSize() const {
+    return std::nullopt;
+  }
+  /// A stream of bytes [Offset, Offset + Length) of a splittable input, with
+  /// this stream's name; it reads on its own and may be used on another
+  /// thread, while this stream lives.
+  virtual std::unique_ptr<InputStream> range(uint64_t Offset,
+                                             uint64_t Length) const;
+
   /// Everything not yet consumed, decompressed.
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readAll();
 
@@ -112,8 +129,10 @@ private:
   }
 
   std::string Name;
-  std::vector<char> Buf;
+  llvm::SmallVector<char, 0> Buf; // Grown without zeroing: bytes past End
+                                  // are never read.
   size_t Begin = 0, End = 0;
+  uint64_t Consumed = 0; // Bytes before Buf[0].
   uint64_t LineNo = 0;
   uint64_t Limit = 0;
   bool AtEOF = false;
