@@ -19,6 +19,7 @@ cat "$file" > /dev/null
 sum_column='$1 ~ /^[0-9+*-]/ { s += $2 } END { print s }'
 echo "file: $file ($MB MB)"
 measure "profkit-opt FILE -disable-output (read)" "$opt" "$file" -disable-output
+measure "  the same on one thread (-read-threads=1)" "$opt" "$file" -disable-output -read-threads=1
 measure "profkit-opt FILE -o /dev/null (read+write)" "$opt" "$file" -o /dev/null
 for awk in gawk mawk; do
   command -v "$awk" > /dev/null &&
