@@ -214,12 +214,14 @@ private:
                              In.name() + ":" + Twine(In.lineNumber()) + ": " +
                                  Msg);
   }
-  void warn(const Twine &Msg) {
-    report(In.name() + ":" + Twine(In.lineNumber()) + ": " + Msg);
+  /// Warns about the current line. OnceKey names a warning given once per
+  /// file ("" for none), for the merge of two pieces.
+  void warn(const Twine &Msg, StringRef OnceKey = "") {
+    report(In.lineNumber(), Msg, OnceKey);
   }
-  /// Reports a warning, already prefixed: at once, or held back until the
-  /// pieces of a file merge (head); the tail cannot report its own.
-  void report(const Twine &Msg);
+  /// Reports a warning about line Line: at once, or held back until the
+  /// pieces of a file merge (head, tail).
+  void report(uint64_t Line, const Twine &Msg, StringRef OnceKey = "");
   void failTail(StringRef Why) {
     if (TailFailure.empty())
       TailFailure = Why;
@@ -313,6 +315,13 @@ private:
   // Reading in two pieces.
   Role MyRole;
   std::vector<std::string> HeldWarnings; // Head.
+  struct TailWarning {
+    uint64_t Line; // In the tail's piece.
+    std::string Text;
+    std::string OnceKey;
+    bool InFirstPart;
+  };
+  std::vector<TailWarning> TailWarnings; // Tail.
   // Tail.
   StringRef TailFailure;          // Why it cannot merge.
   bool Skimming = false;          // In the head's piece.
@@ -407,17 +416,16 @@ Error CallgrindReader::checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum,
   // was cut short: a crash, a full disk, a copy that stopped at a line end.
   if (!Pt.Totals && !Pt.functions().empty() &&
       Pt.header("creator").starts_with("callgrind"))
-    report(In.name() + ":" + Twine(EndLine) +
-           ": a callgrind part ends without its 'totals:' line; the file "
-           "may be truncated");
+    report(EndLine, "a callgrind part ends without its 'totals:' line; the "
+                    "file may be truncated");
   if (Pt.Totals) {
     SelfSum.resize(P.events().size());
     for (size_t I = 0; I != SelfSum.size(); ++I) {
       uint64_t Stated = I < Pt.Totals->size() ? (*Pt.Totals)[I] : 0;
       if (Stated != SelfSum[I]) {
-        report(In.name() + ":" + Twine(*TotalsAt) +
-               ": totals: " + P.events()[I].Name + " is " + Twine(Stated) +
-               " but the cost lines sum to " + Twine(SelfSum[I]));
+        report(*TotalsAt, "totals: " + P.events()[I].Name + " is " +
+                              Twine(Stated) + " but the cost lines sum to " +
+                              Twine(SelfSum[I]));
         break;
       }
     }
@@ -563,7 +571,7 @@ Error CallgrindReader::parseCosts(StringRef Line,
     if (Negative) {
       // Xdebug 2 writes negative memory deltas; costs are counters.
       if (!WarnedNegative)
-        warn("negative cost '" + tokenAt(Start, E) + "' read as 0");
+        warn("negative cost '" + tokenAt(Start, E) + "' read as 0", "-");
       WarnedNegative = true;
       V = 0;
     }
@@ -990,7 +998,8 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
   }
   // frfn=, rec=, bb=, ln= come from callgrind's undocumented debug options.
   if (WarnedKeys.insert(Key).second)
-    warn("ignoring '" + Key + "=' lines (not part of the callgrind format)");
+    warn("ignoring '" + Key + "=' lines (not part of the callgrind format)",
+         Key);
   return Error::success();
 }
 
@@ -1249,19 +1258,19 @@ Expected<std::unique_ptr<Profile>> CallgrindReader::finishProfile() {
   return std::move(Result);
 }
 
-void CallgrindReader::report(const Twine &Msg) {
+void CallgrindReader::report(uint64_t Line, const Twine &Msg,
+                             StringRef OnceKey) {
   switch (MyRole) {
   case Role::Whole:
-    Opts.Warn(Msg);
+    Opts.Warn(In.name() + ":" + Twine(Line) + ": " + Msg);
     return;
   case Role::Head:
-    HeldWarnings.push_back(Msg.str());
+    HeldWarnings.push_back((In.name() + ":" + Twine(Line) + ": " + Msg).str());
     return;
   case Role::Tail:
-    // Skimming, the head reports it; after the split, only reading in one
-    // piece puts it in its place.
+    // Skimming, the head reports it.
     if (!Skimming)
-      failTail("a warning after the split");
+      TailWarnings.push_back({Line, Msg.str(), OnceKey.str(), InFirstPart});
     return;
   }
 }
@@ -1390,15 +1399,26 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
 
 Expected<std::unique_ptr<Profile>>
 CallgrindReader::finishMerged(CallgrindReader &Tail) {
+  // The warnings in the order reading in one piece gives them: the head's,
+  // the tail's in the part that spans the split, that part's end, the
+  // tail's later ones. Line numbers of the tail count from the split; a
+  // warning given once per file is the head's if the head gave it.
   releaseWarnings();
-  // Line numbers of the tail count from the split.
   uint64_t Lines = In.lineNumber();
+  auto ReportTail = [&](bool FirstPart) {
+    for (const TailWarning &W : Tail.TailWarnings)
+      if (W.InFirstPart == FirstPart &&
+          !(W.OnceKey == "-" ? WarnedNegative : WarnedKeys.contains(W.OnceKey)))
+        report(Lines + W.Line, W.Text);
+  };
+  ReportTail(true);
   std::optional<uint64_t> TotalsAt = TotalsLine;
   if (Tail.FirstPartEnd.TotalsLine)
     TotalsAt = Lines + *Tail.FirstPartEnd.TotalsLine;
   if (Error E = checkPartEnd(*Cur, Sums[SelfRows], false, TotalsAt,
                              Lines + Tail.FirstPartEnd.EndLine))
     return std::move(E);
+  ReportTail(false);
   return Tail.finishProfile();
 }
 
