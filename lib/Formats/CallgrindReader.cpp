@@ -116,14 +116,15 @@ enum class Role : uint8_t { Whole, Head, Tail };
 /// The rows the tail reader read for functions that have rows in the head
 /// too, batch by batch as they would have gone into their tables. The merge
 /// hands each batch to the head's table, as reading the file in one piece
-/// would have, so the tables come out the same. Encoded as tables are.
+/// would have, so the tables come out the same. A batch is its function,
+/// kind, key width and byte length, then its rows encoded as in a table.
 class RowLog {
 public:
   /// Logs batch B of a function's table, sorted by B.sortAndSum(); returns
   /// the bytes it took.
   size_t append(unsigned FunctionIndex, RowKind Kind, const RowBatch &B) {
     unsigned KW = B.keyWidth(), VW = B.valueWidth();
-    size_t Need = 60 + B.order().size() * (2 + 10 * (KW + VW + 1));
+    size_t Need = 40 + B.order().size() * (2 + 10 * (KW + VW + 1));
     if (Blocks.empty() ||
         Blocks.back().capacity() - Blocks.back().size() < Need) {
       Blocks.emplace_back();
@@ -133,20 +134,17 @@ public:
     size_t Start = Block.size();
     Block.resize_for_overwrite(Start + Need); // Within the capacity.
     uint8_t *Out = Block.data() + Start;
-    for (uint64_t V : {uint64_t(FunctionIndex), uint64_t(Kind), uint64_t(KW),
-                       uint64_t(B.order().size())})
+    for (uint64_t V : {uint64_t(FunctionIndex), uint64_t(Kind), uint64_t(KW)})
       Out = writeVarint(Out, V);
+    uint8_t *Length = Out;
+    Out += sizeof(uint64_t);
     uint64_t Last[RowTable::MaxKeyWidth] = {};
     for (uint32_t I : B.order()) {
       const uint64_t *R = B.row(I);
-      Out = encodeKey(Out, R, Last, KW);
-      unsigned NV = VW;
-      while (NV && !R[KW + NV - 1])
-        --NV;
-      Out = writeVarint(Out, NV);
-      for (unsigned V = 0; V != NV; ++V)
-        Out = writeVarint(Out, R[KW + V]);
+      Out = encodeValues(encodeKey(Out, R, Last, KW), R + KW, VW);
     }
+    uint64_t Bytes = Out - (Length + sizeof(uint64_t));
+    memcpy(Length, &Bytes, sizeof(Bytes));
     Block.truncate(Out - Block.data());
     return Block.size() - Start;
   }
@@ -161,18 +159,18 @@ public:
         unsigned FunctionIndex = readVarint(P);
         RowKind Kind = RowKind(readVarint(P));
         unsigned KW = readVarint(P);
-        size_t N = readVarint(P);
+        uint64_t Bytes;
+        memcpy(&Bytes, P, sizeof(Bytes));
+        P += sizeof(Bytes);
         B.clear();
         B.setKeyWidth(KW);
-        uint64_t Last[RowTable::MaxKeyWidth] = {};
-        for (size_t I = 0; I != N; ++I) {
-          decodeKey(P, Last, KW);
-          unsigned NV = readVarint(P);
-          uint64_t *R = B.appendRow(NV);
-          std::copy(Last, Last + KW, R);
-          for (unsigned V = 0; V != NV; ++V)
-            R[KW + V] = readVarint(P);
+        RowTable::iterator End(P + Bytes, P + Bytes, KW);
+        for (RowTable::iterator It(P, P + Bytes, KW); It != End; ++It) {
+          uint64_t *R = B.appendRow(It->Values.size());
+          llvm::copy(It->Key, R);
+          llvm::copy(It->Values, R + KW);
         }
+        P += Bytes;
         Deliver(FunctionIndex, Kind, B);
       }
     }
@@ -194,9 +192,9 @@ public:
   /// Head: reads its piece, leaving the part it ends in open.
   Error readLines();
   /// Tail: skims the head's piece from HeadIn for its names and functions,
-  /// which it interns as the head does, then reads its own piece. Anything
-  /// the merge could not reproduce exactly (an error, a warning) is kept in
-  /// TailFailure.
+  /// which it interns as the head does, then reads its own piece. What
+  /// stops the merge (an error: only reading in one piece gives its line)
+  /// is kept in TailFailure; warnings wait in TailWarnings.
   void readTail(InputStream &HeadIn);
   /// Head: checks that the two pieces agree at the split and moves the
   /// head's parts into the tail's profile, which has the names of both.
@@ -222,10 +220,14 @@ private:
   /// Reports a warning about line Line: at once, or held back until the
   /// pieces of a file merge (head, tail).
   void report(uint64_t Line, const Twine &Msg, StringRef OnceKey = "");
-  void failTail(StringRef Why) {
-    if (TailFailure.empty())
-      TailFailure = Why;
+  /// The function a calls= line calls, from the cob=, cfi= and cfn= lines
+  /// before it.
+  FuncId callee() {
+    return P.getOrAddFunction(HaveCalleeObject ? CalleeObject : Object,
+                              HaveCalleeFile ? CalleeFile : SourceFile,
+                              CalleeName);
   }
+  StrId jumpTargetFile() const { return HaveJumpFile ? JumpFile : SourceFile; }
   Error checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum, bool Overflow,
                      std::optional<uint64_t> TotalsAt, uint64_t EndLine);
   Expected<std::unique_ptr<Profile>> finishProfile();
@@ -321,8 +323,8 @@ private:
     std::string OnceKey;
     bool InFirstPart;
   };
-  std::vector<TailWarning> TailWarnings; // Tail.
   // Tail.
+  std::vector<TailWarning> TailWarnings;
   StringRef TailFailure;          // Why it cannot merge.
   bool Skimming = false;          // In the head's piece.
   bool InFirstPart = false;       // In the part that continues the head's.
@@ -893,9 +895,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
         // Only the callee, a function of the profile; its costs are the
         // head's.
         if (HaveCallee)
-          P.getOrAddFunction(HaveCalleeObject ? CalleeObject : Object,
-                             HaveCalleeFile ? CalleeFile : SourceFile,
-                             CalleeName);
+          callee();
         HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
         return Error::success();
       }
@@ -907,9 +907,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       uint64_t Count;
       if (Error E = parseNumber(nextToken(Rest), Count))
         return E;
-      FuncId Callee = P.getOrAddFunction(
-          HaveCalleeObject ? CalleeObject : Object,
-          HaveCalleeFile ? CalleeFile : SourceFile, CalleeName);
+      FuncId Callee = callee();
       RowLayout L = Cur->layout();
       PendingKey.assign(1 + L.P, 0);
       PendingKey[0] = Callee;
@@ -940,8 +938,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
     if (Key == "jump" || Key == "jcnd") {
       if (Skimming) {
         if (HaveJumpFunction)
-          P.getOrAddFunction(Object, HaveJumpFile ? JumpFile : SourceFile,
-                             JumpFunction);
+          P.getOrAddFunction(Object, jumpTargetFile(), JumpFunction);
         HaveJumpFile = HaveJumpFunction = false;
         return Error::success();
       }
@@ -969,7 +966,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       } else if (Error E = parseNumber(First, Followed)) {
         return E;
       }
-      StrId TargetFile = HaveJumpFile ? JumpFile : SourceFile;
+      StrId TargetFile = jumpTargetFile();
       const FunctionData &FD = Cur->functions()[CurFunction];
       FuncId Target = HaveJumpFunction
                           ? P.getOrAddFunction(Object, TargetFile, JumpFunction)
@@ -1293,16 +1290,20 @@ void CallgrindReader::readTail(InputStream &HeadIn) {
       continue;
     if (Error E = parseLine(Line)) {
       consumeError(std::move(E));
-      return failTail("an error before the split");
+      TailFailure = "an error before the split";
+      return;
     }
   }
   if (Error E = HeadIn.takeError()) {
     consumeError(std::move(E));
-    return failTail("an error before the split");
+    TailFailure = "an error before the split";
+    return;
   }
   Skimming = false;
-  if (!Cur || !HaveEvents)
-    return failTail("no 'events:' line before the split");
+  if (!Cur || !HaveEvents) {
+    TailFailure = "no 'events:' line before the split";
+    return;
+  }
   AtSplit = {P.Strings.size(),   P.numFunctions(), P.parts().size(),
              Cur->Header.size(), Object,           File,
              SourceFile,         Positions,        ColumnToEvent};
@@ -1317,7 +1318,7 @@ void CallgrindReader::readTail(InputStream &HeadIn) {
     E = endPart();
   if (E) {
     consumeError(std::move(E));
-    return failTail("an error after the split");
+    TailFailure = "an error after the split";
   }
 }
 
@@ -1481,9 +1482,8 @@ static constexpr uint64_t SplitPercent = 53;
 /// that they get the same ids, then reads its own. The pieces' parts then
 /// go together without copying a row, and the profile is the one reading
 /// in one piece gives. Returns null, with the reason in Why, when the file
-/// cannot be read so: anything in the tail that only reading in one piece
-/// gets exactly right (an error and its line, a warning) sends the file
-/// there.
+/// cannot be read so: an error in the tail (only reading in one piece gives
+/// its line) or pieces that disagree at the split send the file there.
 static Expected<std::unique_ptr<Profile>> readInPieces(InputStream &In,
                                                        uint64_t Size,
                                                        const ReadOptions &Opts,

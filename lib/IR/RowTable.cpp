@@ -36,17 +36,6 @@ RowTable::BuildState &RowTable::build() {
   return *State;
 }
 
-/// Encodes the values of a row, trailing zeros dropped, after their count.
-static LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
-encodeValues(uint8_t *Out, const uint64_t *Values, size_t NumValues) {
-  while (NumValues && !Values[NumValues - 1])
-    --NumValues;
-  Out = writeVarint(Out, NumValues);
-  for (size_t I = 0; I != NumValues; ++I)
-    Out = writeVarint(Out, Values[I]);
-  return Out;
-}
-
 /// Encodes a row after the row whose key is LastKey, which becomes Key. Out
 /// needs room for 10 bytes per word and count. ValuesAt is set to where the
 /// values start; returns the end of the row. Inline: readers encode every

@@ -20,6 +20,23 @@ using namespace llvm;
 
 InputStream::~InputStream() { consumeError(std::move(Err)); }
 
+/// Reads up to Size bytes from FD, at offset At if given (pread(), which
+/// several threads may do at once), else where FD stands; retries when a
+/// signal interrupts.
+static Expected<size_t> readFrom(int FD, char *Out, size_t Size,
+                                 std::optional<uint64_t> At,
+                                 const std::string &Name) {
+  for (;;) {
+    ssize_t N = At ? ::pread(FD, Out, Size, *At) : ::read(FD, Out, Size);
+    if (N >= 0)
+      return size_t(N);
+    if (errno != EINTR)
+      return createStringError(std::error_code(errno, std::generic_category()),
+                               "%s: %s", Name.c_str(),
+                               sys::StrError(errno).c_str());
+  }
+}
+
 namespace {
 
 /// Runs a producer of bytes (inflate) on a thread of its own, a few blocks
@@ -124,7 +141,7 @@ class FileStream final : public InputStream {
 public:
   FileStream(int FD, bool OwnsFD, std::string Name, StringRef Mem = {})
       : InputStream(std::move(Name)), FD(FD), OwnsFD(OwnsFD), Mem(Mem),
-        Whole(Mem) {}
+        Whole(Mem), Start(FD < 0 ? 0 : ::lseek(FD, 0, SEEK_CUR)) {}
   ~FileStream() override {
     Ahead.reset(); // Joins the thread that inflates.
     if (Compressed)
@@ -151,6 +168,9 @@ private:
   bool OwnsFD;
   StringRef Mem;   // The unread bytes when FD is -1.
   StringRef Whole; // All of them.
+  // Where the input starts in the file: standard input may stand anywhere
+  // in it; -1 for a pipe.
+  off_t Start;
   z_stream Z{};
   std::vector<unsigned char> ZIn; // Compressed bytes not yet inflated.
   std::vector<char> Pending;      // Plain bytes read while sniffing the magic.
@@ -169,18 +189,14 @@ public:
 protected:
   Expected<size_t> readRaw(char *Out, size_t Size) override {
     Size = std::min<uint64_t>(Size, Left);
-    for (;;) {
-      ssize_t N = Size ? ::pread(FD, Out, Size, Offset) : 0;
-      if (N >= 0) {
-        Offset += N;
-        Left -= N;
-        return size_t(N);
-      }
-      if (errno != EINTR)
-        return createStringError(
-            std::error_code(errno, std::generic_category()), "%s: %s",
-            name().c_str(), sys::StrError(errno).c_str());
+    if (!Size)
+      return 0;
+    Expected<size_t> N = readFrom(FD, Out, Size, Offset, name());
+    if (N) {
+      Offset += *N;
+      Left -= *N;
     }
+    return N;
   }
 
 private:
@@ -200,17 +216,18 @@ std::optional<uint64_t> FileStream::splittableSize() const {
   if (FD < 0)
     return Whole.size();
   sys::fs::file_status Status;
-  if (sys::fs::status(FD, Status) ||
-      Status.type() != sys::fs::file_type::regular_file)
+  if (Start < 0 || sys::fs::status(FD, Status) ||
+      Status.type() != sys::fs::file_type::regular_file ||
+      Status.getSize() < uint64_t(Start))
     return std::nullopt;
-  return Status.getSize();
+  return Status.getSize() - Start;
 }
 
 std::unique_ptr<InputStream> FileStream::range(uint64_t Offset,
                                                uint64_t Length) const {
   if (FD < 0)
     return InputStream::fromBuffer(Whole.substr(Offset, Length), name());
-  return std::make_unique<FileRangeStream>(FD, Offset, Length, name());
+  return std::make_unique<FileRangeStream>(FD, Start + Offset, Length, name());
 }
 
 Expected<size_t> FileStream::readFD(char *Out, size_t Size) {
@@ -220,15 +237,7 @@ Expected<size_t> FileStream::readFD(char *Out, size_t Size) {
     Mem = Mem.drop_front(N);
     return N;
   }
-  for (;;) {
-    ssize_t N = ::read(FD, Out, Size);
-    if (N >= 0)
-      return size_t(N);
-    if (errno != EINTR)
-      return createStringError(std::error_code(errno, std::generic_category()),
-                               "%s: %s", name().c_str(),
-                               sys::StrError(errno).c_str());
-  }
+  return readFrom(FD, Out, Size, std::nullopt, name());
 }
 
 Error FileStream::init() {

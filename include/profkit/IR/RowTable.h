@@ -193,6 +193,18 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *encodeKey(uint8_t *Out,
   return Out;
 }
 
+/// Encodes the values of a row, trailing zeros dropped, after their count.
+/// Out needs room for 10 bytes per value and the count.
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
+encodeValues(uint8_t *Out, const uint64_t *Values, size_t NumValues) {
+  while (NumValues && !Values[NumValues - 1])
+    --NumValues;
+  Out = writeVarint(Out, NumValues);
+  for (size_t I = 0; I != NumValues; ++I)
+    Out = writeVarint(Out, Values[I]);
+  return Out;
+}
+
 /// Reads the key of a row at P into Key, which holds the previous row's key
 /// (zeros before the first row), and advances P to the row's value count.
 /// A row starts with a mask of the key words that differ from the previous
