@@ -237,6 +237,7 @@ private:
   Error parseSpec(StringRef Key, StringRef Value);
   Error parseCostLine(StringRef Line);
   bool tryFastCostLine(StringRef Line);
+  template <unsigned NP> bool tryFastCostLineOf(StringRef Line);
 
   Error startPart();
   Error endPart();
@@ -1034,6 +1035,21 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
   if (!startsCostLine(Line[0]) || !Cur || NewPartWanted || !HaveEvents ||
       CurFunction < 0)
     return false;
+  switch (LastPos.size()) {
+  case 1:
+    return tryFastCostLineOf<1>(Line);
+  case 2:
+    return tryFastCostLineOf<2>(Line);
+  default:
+    return tryFastCostLineOf<0>(Line);
+  }
+}
+
+/// tryFastCostLine() for NP positions (0: any number), so that the loops
+/// over the positions of the common layouts (`line`, `instr line`) unroll.
+template <unsigned NP>
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CallgrindReader::tryFastCostLineOf(StringRef Line) {
   // The row is parsed in place, into the batch of its kind.
   RowKind Kind = Waiting == Pending::None   ? SelfRows
                  : Waiting == Pending::Call ? CallRows
@@ -1056,7 +1072,7 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
   };
   const char *Ptr = Line.begin(), *End = Line.end();
   uint64_t *Last = LastPos.data();
-  unsigned NumPos = LastPos.size();
+  const unsigned NumPos = NP ? NP : LastPos.size();
   for (unsigned I = 0; I != NumPos; ++I) {
     Ptr = skipSpaces(Ptr);
     uint64_t V, Delta;

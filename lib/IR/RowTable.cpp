@@ -213,18 +213,66 @@ bool RowBatch::sortAndSum() {
       return X[0] < Y[0];
     return compareKeys(ArrayRef(X, KeyWidth), Y) < 0;
   };
+  bool Ok = true;
+  auto SumInto = [&](uint32_t To, uint32_t From) {
+    uint64_t *Sum = row(To) + KeyWidth;
+    const uint64_t *V = row(From) + KeyWidth;
+    for (unsigned J = 0; J != ValueWidth; ++J)
+      Ok &= addCost(Sum[J], V[J]);
+  };
   uint32_t N = NumRows;
   Order.resize_for_overwrite(N);
-  std::iota(Order.begin(), Order.end(), 0);
-  // Profilers list a block in a few increasing runs (callgrind: one per
-  // basic block, and blocks overlap), so merging the runs sorts it with far
-  // fewer comparisons than a general sort.
+  // Profilers list a block in increasing runs that overlap a little
+  // (callgrind: a basic block that starts inside the one before, whose
+  // instructions it lists again). Each row goes into the sorted rows so far:
+  // at the end, or a few places before it, where it mostly meets its own key
+  // and sums into it. Rows far out of place go to the general sort below.
+  constexpr size_t Reach = 64;
+  size_t Sorted = 0, Hint = 0; // Hint: where the last row out of order went.
+  uint32_t I = 0;
+  for (; I != N; ++I) {
+    if (!Sorted || Less(Order[Sorted - 1], I)) {
+      Order[Sorted++] = I;
+      continue;
+    }
+    // The first sorted row not below row I: after the last one placed out
+    // of order if row I comes after that one, else searched back from it.
+    size_t At = Hint < Sorted && Less(Order[Hint], I) ? Hint + 1 : Hint;
+    At = std::min(At, Sorted - 1);
+    size_t Steps = 0;
+    while (At != Sorted && Less(Order[At], I) && Steps++ < Reach)
+      ++At;
+    while (At && !Less(Order[At - 1], I) && Steps++ < Reach)
+      --At;
+    if (Steps > Reach)
+      break;
+    Hint = At;
+    if (!Less(I, Order[At])) {
+      SumInto(Order[At], I);
+      continue;
+    }
+    if (Sorted - At > Reach)
+      break;
+    std::copy_backward(Order.begin() + At, Order.begin() + Sorted,
+                       Order.begin() + Sorted + 1);
+    Order[At] = I;
+    ++Sorted;
+  }
+  if (I == N) {
+    Order.truncate(Sorted);
+    return Ok;
+  }
+
+  // The rows placed so far are one increasing run; the rest follow in the
+  // order added, in runs of their own (N counts the rows left to sort). Merging
+  // the runs sorts them with far fewer comparisons than a general sort.
+  N = Sorted + (N - I);
+  Order.truncate(N);
+  std::iota(Order.begin() + Sorted, Order.end(), I);
   RunStarts.assign(1, 0);
-  for (uint32_t I = 1; I < N; ++I)
-    if (!Less(I - 1, I))
-      RunStarts.push_back(I);
-  if (RunStarts.size() == 1)
-    return true; // Strictly increasing: no key repeats.
+  for (size_t J = std::max<size_t>(Sorted, 1); J < N; ++J)
+    if (!Less(Order[J - 1], Order[J]))
+      RunStarts.push_back(J);
   RunStarts.push_back(N);
   Scratch.resize_for_overwrite(N);
   while (RunStarts.size() > 2) {
@@ -240,20 +288,37 @@ bool RowBatch::sortAndSum() {
     RunStarts.truncate(Out);
     std::swap(Order, Scratch);
   }
-  bool Ok = true;
   size_t Out = 0;
-  for (size_t I = 0; I != N; ++I) {
-    if (Out && !Less(Order[Out - 1], Order[I])) {
-      uint64_t *Sum = row(Order[Out - 1]) + KeyWidth;
-      const uint64_t *V = row(Order[I]) + KeyWidth;
-      for (unsigned J = 0; J != ValueWidth; ++J)
-        Ok &= addCost(Sum[J], V[J]);
-      continue;
-    }
-    Order[Out++] = Order[I];
+  for (size_t J = 0; J != N; ++J) {
+    if (Out && !Less(Order[Out - 1], Order[J]))
+      SumInto(Order[Out - 1], Order[J]);
+    else
+      Order[Out++] = Order[J];
   }
   Order.truncate(Out);
   return Ok;
+}
+
+/// Encodes the rows of B in its order() after the row whose key is LastKey,
+/// which becomes the last row's; ValuesAt is set to where the last row's
+/// values start. W is the key width when known at compile time (0: any), so
+/// that the loops over key words unroll.
+template <unsigned W>
+uint8_t *RowTable::encodeInOrder(uint8_t *Out, const RowBatch &B,
+                                 uint64_t *LastKey, uint8_t *&ValuesAt) {
+  const unsigned KeyWidth = W ? W : B.KeyWidth;
+  const size_t Stride = KeyWidth + B.ValueWidth, NumValues = B.ValueWidth;
+  // The key in a local array: stores to Out (bytes) could otherwise alias
+  // it and force a reload of every word after every byte written.
+  uint64_t Last[MaxKeyWidth];
+  std::copy(LastKey, LastKey + KeyWidth, Last);
+  const uint64_t *Words = B.Words.data();
+  for (uint32_t I : B.Order) {
+    const uint64_t *R = Words + I * Stride;
+    Out = encodeRow(Out, R, KeyWidth, Last, R + KeyWidth, NumValues, ValuesAt);
+  }
+  std::copy(Last, Last + KeyWidth, LastKey);
+  return Out;
 }
 
 bool RowTable::addBatch(RowBatch &B) {
@@ -275,13 +340,19 @@ bool RowTable::addBatch(RowBatch &B) {
     B.clear();
     return Ok;
   }
-  size_t Stride = KeyWidth + B.ValueWidth;
-  B.Encoded.resize_for_overwrite(B.Order.size() * maxEncodedSize(Stride));
+  B.Encoded.resize_for_overwrite(B.Order.size() *
+                                 maxEncodedSize(KeyWidth + B.ValueWidth));
   uint8_t *Out = B.Encoded.data(), *ValuesAt = Out;
-  for (uint32_t I : B.Order) {
-    const uint64_t *R = B.row(I);
-    Out = encodeRow(Out, R, KeyWidth, S.LastKey.data(), R + KeyWidth,
-                    B.ValueWidth, ValuesAt);
+  // Self rows, most of a profile, have keys of two or three words.
+  switch (KeyWidth) {
+  case 2:
+    Out = encodeInOrder<2>(Out, B, S.LastKey.data(), ValuesAt);
+    break;
+  case 3:
+    Out = encodeInOrder<3>(Out, B, S.LastKey.data(), ValuesAt);
+    break;
+  default:
+    Out = encodeInOrder<0>(Out, B, S.LastKey.data(), ValuesAt);
   }
   S.LastValuesOffset = Data.size() + (ValuesAt - B.Encoded.data());
   Data.append(B.Encoded.data(), Out);

@@ -15,10 +15,12 @@
 #include "profkit/Passes/PassPlugin.h"
 #include "profkit/Support/OutputFile.h"
 #include "profkit/Transforms/Relocate.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/IR/PrintPasses.h"
 #include "llvm/Pass.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -194,6 +196,10 @@ static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
   Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), Ctx.Read);
   if (!P)
     return P.takeError();
+  // The process ends right after this: let the system take the profile's
+  // memory back at once instead of freeing its tables one by one (a few
+  // percent of the time of reading a large profile, in cache misses).
+  auto Bury = make_scope_exit([&] { BuryPointer(std::move(*P)); });
   // `merge` does the same for the other inputs.
   if (Ctx.AfterRead)
     if (Error E = Ctx.AfterRead(**P))

@@ -2,6 +2,7 @@
 
 #include "profkit/IR/RowTable.h"
 #include "gtest/gtest.h"
+#include <algorithm>
 #include <map>
 #include <random>
 #include <vector>
@@ -216,6 +217,62 @@ TEST(RowBatch, PoppedRowIsGone) {
   B.popRow();
   ASSERT_TRUE(T.addBatch(B));
   EXPECT_EQ(collect(T), (Rows{{{1}, {1}}}));
+}
+
+// sortAndSum() places rows that land near the end of the sorted rows one by
+// one, and sorts the rest by merging runs: each shape below takes one path or
+// both. The order must be that of a stable sort, each key once, represented
+// by its first row, with the values of its rows summed.
+TEST(RowBatch, SortAndSumMatchesStableSort) {
+  std::mt19937_64 Rng(11);
+  auto Shapes = {
+      // Overlapping basic blocks: drop back a little, climb past the end.
+      +[](std::mt19937_64 &R, uint64_t Last) {
+        return R() % 10 ? Last + 1 + R() % 3 : Last - std::min(Last, R() % 8);
+      },
+      // Drops far back, beyond what is placed one by one.
+      +[](std::mt19937_64 &R, uint64_t Last) {
+        return R() % 50 ? Last + 1 : R() % (Last + 1);
+      },
+      // Decreasing keys: every row goes before all others.
+      +[](std::mt19937_64 &, uint64_t Last) { return Last ? Last - 1 : 0; },
+      // Few distinct keys, in any order.
+      +[](std::mt19937_64 &R, uint64_t) { return uint64_t(R() % 5); },
+  };
+  for (auto Next : Shapes) {
+    for (unsigned N : {1u, 2u, 63u, 64u, 65u, 500u}) {
+      RowBatch B(2);
+      std::vector<std::vector<uint64_t>> Added;
+      uint64_t Last = 1000;
+      for (unsigned I = 0; I != N; ++I) {
+        Last = Next(Rng, Last);
+        std::vector<uint64_t> Row{Last, Rng() % 2, Rng() % 100};
+        B.add({Row[0], Row[1]}, {Row[2]});
+        Added.push_back(Row);
+      }
+      std::vector<uint32_t> Expected(N);
+      for (uint32_t I = 0; I != N; ++I)
+        Expected[I] = I;
+      auto KeyLess = [&](uint32_t A, uint32_t C) {
+        return std::make_pair(Added[A][0], Added[A][1]) <
+               std::make_pair(Added[C][0], Added[C][1]);
+      };
+      std::stable_sort(Expected.begin(), Expected.end(), KeyLess);
+      std::vector<uint32_t> Firsts;
+      std::map<uint32_t, uint64_t> Sums;
+      for (uint32_t I : Expected) {
+        if (Firsts.empty() || KeyLess(Firsts.back(), I))
+          Firsts.push_back(I);
+        Sums[Firsts.back()] += Added[I][2];
+      }
+      ASSERT_TRUE(B.sortAndSum());
+      const RowBatch &Sorted = B;
+      std::vector<uint32_t> Got(Sorted.order().begin(), Sorted.order().end());
+      EXPECT_EQ(Got, Firsts) << N << " rows";
+      for (uint32_t I : Got)
+        EXPECT_EQ(Sorted.row(I)[2], Sums[I]);
+    }
+  }
 }
 
 class RandomRows : public ::testing::TestWithParam<unsigned> {};

@@ -322,6 +322,9 @@ private:
   };
 
   BuildState &build();
+  template <unsigned W>
+  static uint8_t *encodeInOrder(uint8_t *Out, const RowBatch &B,
+                                uint64_t *LastKey, uint8_t *&ValuesAt);
   void append(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values);
   bool addToLastRow(llvm::ArrayRef<uint64_t> Values);
   void startRun();
