@@ -1298,10 +1298,13 @@ void CallgrindReader::releaseWarnings() {
 void CallgrindReader::readTail(InputStream &HeadIn) {
   // Skim the head's piece: header and name lines as the head reads them, so
   // that names, functions and their ids come out the same; cost lines are
-  // the head's.
+  // the head's. The lines that matter hold '=' (`fn=`, `calls=`, ...) or ':'
+  // (headers); the others are cost lines, comments and lines the head
+  // fails on.
   Skimming = true;
   StringRef Line;
-  while (nextNonBlankLine(HeadIn, Line)) {
+  while (HeadIn.nextLineContaining(Line, '=', ':')) {
+    Line = Line.ltrim(" \t\r");
     if (startsCostLine(Line[0]))
       continue;
     if (Error E = parseLine(Line)) {

@@ -449,6 +449,54 @@ bool InputStream::nextLineSlow(StringRef &Line) {
   return true;
 }
 
+/// The first byte A or B in [P, E), or null.
+static const char *findEither(const char *P, const char *E, char A, char B) {
+  if (P == E)
+    return nullptr;
+  // memchr is many bytes a step: two of them, B only up to the first A,
+  // scan less than one byte-by-byte loop would.
+  const char *HitA = static_cast<const char *>(memchr(P, A, E - P));
+  const char *Upto = HitA ? HitA : E;
+  const char *HitB =
+      Upto == P ? nullptr : static_cast<const char *>(memchr(P, B, Upto - P));
+  return HitB ? HitB : HitA;
+}
+
+bool InputStream::nextLineContaining(StringRef &Line, char A, char B) {
+  size_t Scanned = Begin; // [Begin, Scanned) holds neither A nor B.
+  for (;;) {
+    const char *Data = Buf.data();
+    if (const char *Hit = findEither(Data + Scanned, Data + End, A, B)) {
+      const char *Start = Hit;
+      while (Start != Data + Begin && Start[-1] != '\n')
+        --Start;
+      Begin = Start - Data;
+      if (const char *NL =
+              static_cast<const char *>(memchr(Hit, '\n', Data + End - Hit))) {
+        Line = StringRef(Start, NL - Start);
+        Begin = NL + 1 - Data;
+        if (!Line.empty() && Line.back() == '\r') // As in nextLine().
+          Line = Line.rtrim('\r');
+        ++LineNo;
+        return true;
+      }
+      // The line goes on past the bytes read.
+      return nextLineSlow(Line);
+    }
+    // Whole lines without a hit go; a last partial line may get one.
+    StringRef Held(Data + Begin, End - Begin);
+    size_t LastNL = Held.rfind('\n');
+    if (LastNL != StringRef::npos)
+      Begin += LastNL + 1;
+    size_t Unscanned = End - Begin;
+    if (!fill()) {
+      Begin = End; // Left: a last line without '\n' and without a hit.
+      return false;
+    }
+    Scanned = Begin + Unscanned;
+  }
+}
+
 Error InputStream::takeError() { return std::move(Err); }
 
 Expected<std::unique_ptr<MemoryBuffer>> InputStream::readAll() {

@@ -6,6 +6,7 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <random>
 #include <zlib.h>
 
 using namespace profkit;
@@ -188,6 +189,51 @@ TEST(InputStreamTest, Ranges) {
   EXPECT_EQ(openFile(Z.path())->splittableSize(), std::nullopt);
   EXPECT_EQ(InputStream::fromBuffer(gzip(Text), "mem.gz")->splittableSize(),
             std::nullopt);
+}
+
+// nextLineContaining() gives the lines nextLine() would that hold either
+// byte: across the 1 MB reads, with '\r\n' ends, for a hit at either end of
+// a line, in lines longer than a read (with a hit and without), and in a last
+// line without '\n'.
+TEST(InputStreamTest, LinesContaining) {
+  std::string Text;
+  std::mt19937 Rng(5);
+  unsigned LongLines = 0;
+  while (Text.size() < (4u << 20)) {
+    unsigned Kind = Rng() % 50;
+    if (Text.size() > (LongLines + 1) * (1u << 20)) {
+      Text += std::string(1500000, 'x') + (LongLines++ % 2 ? "=\n" : "\n");
+      continue;
+    }
+    if (Kind == 0)
+      Text += "fn=(1) a::b\r\n";
+    else if (Kind == 1)
+      Text += "=at the start\n";
+    else if (Kind == 2)
+      Text += "at the end:\n";
+    else if (Kind == 3)
+      Text += "\n";
+    else
+      Text += "+" + std::to_string(Rng() % 1000) + " 1 2\n";
+  }
+  for (std::string Last : {"", "last=", "last", "last:\r"}) {
+    std::string All = Text + Last;
+    std::vector<std::string> Expected, Got;
+    std::unique_ptr<InputStream> In = InputStream::fromBuffer(All, "mem");
+    StringRef Line;
+    while (In->nextLine(Line))
+      if (Line.find_first_of("=:") != StringRef::npos)
+        Expected.push_back(Line.str());
+    In = InputStream::fromBuffer(All, "mem");
+    while (In->nextLineContaining(Line, '=', ':')) {
+      // The byte after the line is there to stop scanners.
+      EXPECT_TRUE(Line.end()[0] == '\n' || Line.end()[0] == '\r');
+      Got.push_back(Line.str());
+    }
+    EXPECT_FALSE(In->takeError());
+    EXPECT_GT(Expected.size(), 1000u);
+    EXPECT_EQ(Got, Expected) << "ending in '" << Last << "'";
+  }
 }
 
 // A reader that stops early (an error in line 1) leaves the thread inflating
