@@ -238,6 +238,12 @@ private:
   Error parseCostLine(StringRef Line);
   bool tryFastCostLine(StringRef Line);
   template <unsigned NP> bool tryFastCostLineOf(StringRef Line);
+  template <unsigned NP>
+  bool scanPositions(const char *&Ptr, const char *End, uint64_t *Out) const;
+  bool tryFastCallOrJumpLine(StringRef Line);
+  template <unsigned NP> bool tryFastCallOrJumpLineOf(StringRef Line);
+  void expectCallCost(uint64_t Count);
+  void expectJumpCost(bool Cond, uint64_t Followed, uint64_t Executed);
 
   Error startPart();
   Error endPart();
@@ -908,10 +914,8 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       uint64_t Count;
       if (Error E = parseNumber(nextToken(Rest), Count))
         return E;
-      FuncId Callee = callee();
       RowLayout L = Cur->layout();
       PendingKey.assign(1 + L.P, 0);
-      PendingKey[0] = Callee;
       // The target position; readers ignore it and writers differ on it
       // (Xdebug writes two numbers for one position), so a missing or extra
       // number is not an error.
@@ -922,11 +926,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
                                     /*Update=*/false))
           return E;
       }
-      PendingValues.assign(1, Count);
-      HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
-      Waiting = Pending::Call;
-      WaitingLine = In.lineNumber();
-      WaitingKey = "calls";
+      expectCallCost(Count);
       return Error::success();
     }
     break;
@@ -967,27 +967,13 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       } else if (Error E = parseNumber(First, Followed)) {
         return E;
       }
-      StrId TargetFile = jumpTargetFile();
-      const FunctionData &FD = Cur->functions()[CurFunction];
-      FuncId Target = HaveJumpFunction
-                          ? P.getOrAddFunction(Object, TargetFile, JumpFunction)
-                          : FD.Id;
       RowLayout L = Cur->layout();
       PendingKey.assign(3 + L.P, 0);
-      PendingKey[0] = uint64_t(Cond ? JumpKind::Conditional : JumpKind::Jump);
-      PendingKey[1] = Target;
-      PendingKey[2] = TargetFile;
       for (unsigned I = 0; I != L.P; ++I)
         if (Error E = parsePosition(Rest, I, PendingKey[3 + I],
                                     /*Update=*/false))
           return E;
-      PendingValues.assign({Followed, Executed});
-      if (!Cond)
-        PendingValues.pop_back();
-      HaveJumpFile = HaveJumpFunction = false;
-      Waiting = Pending::Jump;
-      WaitingLine = In.lineNumber();
-      WaitingKey = Cond ? "jcnd" : "jump";
+      expectJumpCost(Cond, Followed, Executed);
       return Error::success();
     }
     break;
@@ -1024,6 +1010,135 @@ static LLVM_ATTRIBUTE_ALWAYS_INLINE const char *skipSpaces(const char *P) {
   while (*P == ' ' || *P == '\t')
     ++P;
   return P;
+}
+
+/// After a `calls=` line whose target position is in PendingKey from index
+/// 1 on: its callee and count, and the wait for its cost line.
+void CallgrindReader::expectCallCost(uint64_t Count) {
+  PendingKey[0] = callee();
+  PendingValues.assign(1, Count);
+  HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+  Waiting = Pending::Call;
+  WaitingLine = In.lineNumber();
+  WaitingKey = "calls";
+}
+
+/// After a `jump=` or `jcnd=` line whose target position is in PendingKey
+/// from index 3 on: its kind, target and counts, and the wait for the line
+/// of its position.
+void CallgrindReader::expectJumpCost(bool Cond, uint64_t Followed,
+                                     uint64_t Executed) {
+  StrId TargetFile = jumpTargetFile();
+  PendingKey[0] = uint64_t(Cond ? JumpKind::Conditional : JumpKind::Jump);
+  PendingKey[1] = HaveJumpFunction
+                      ? P.getOrAddFunction(Object, TargetFile, JumpFunction)
+                      : Cur->functions()[CurFunction].Id;
+  PendingKey[2] = TargetFile;
+  PendingValues.assign({Followed, Executed});
+  if (!Cond)
+    PendingValues.pop_back();
+  HaveJumpFile = HaveJumpFunction = false;
+  Waiting = Pending::Jump;
+  WaitingLine = In.lineNumber();
+  WaitingKey = Cond ? "jcnd" : "jump";
+}
+
+/// Scans NP positions (0: as many as the part has) at Ptr as profilers write
+/// them (`*`, `+N`, `-N`, decimal or 0x hex, after blanks) into Out, relative
+/// to the last cost line's. Returns false for anything else, which the slow
+/// path parses and diagnoses.
+template <unsigned NP>
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CallgrindReader::scanPositions(const char *&Ptr, const char *End,
+                               uint64_t *Out) const {
+  const uint64_t *Last = LastPos.data();
+  const unsigned NumPos = NP ? NP : LastPos.size();
+  for (unsigned I = 0; I != NumPos; ++I) {
+    Ptr = skipSpaces(Ptr);
+    uint64_t V, Delta;
+    char C = *Ptr;
+    if (C == '*') {
+      ++Ptr;
+      if (Ptr != End && *Ptr != ' ' && *Ptr != '\t')
+        return false;
+      V = Last[I];
+    } else if (C == '+' || C == '-') {
+      ++Ptr;
+      if (!scanShortDecimal(Ptr, End, Delta))
+        return false;
+      if (C == '+' ? __builtin_add_overflow(Last[I], Delta, &V)
+                   : __builtin_sub_overflow(Last[I], Delta, &V))
+        return false;
+    } else if (C == '0' && (Ptr[1] | 0x20) == 'x') {
+      if (End - Ptr <= 2 || scanNumber(Ptr, End, V) != Scan::Ok)
+        return false;
+    } else if (Ptr == End || !scanShortDecimal(Ptr, End, V)) {
+      return false;
+    }
+    Out[I] = V;
+  }
+  return true;
+}
+
+/// `calls=`, `jump=` and `jcnd=` lines as callgrind writes them (a count or
+/// `followed/executed`, then the target position), about one line in six.
+/// Anything else returns false and goes through parseSpec().
+bool CallgrindReader::tryFastCallOrJumpLine(StringRef Line) {
+  if ((Line[0] != 'c' && Line[0] != 'j') || !Cur || NewPartWanted ||
+      CurFunction < 0 || Waiting != Pending::None || Skimming)
+    return false;
+  switch (LastPos.size()) {
+  case 1:
+    return tryFastCallOrJumpLineOf<1>(Line);
+  case 2:
+    return tryFastCallOrJumpLineOf<2>(Line);
+  default:
+    return tryFastCallOrJumpLineOf<0>(Line);
+  }
+}
+
+template <unsigned NP>
+bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
+  const char *Ptr = Line.begin(), *End = Line.end();
+  const unsigned NumPos = NP ? NP : LastPos.size();
+  unsigned KeyStart;
+  uint64_t First, Second = 0;
+  bool Call = Line.starts_with("calls="), Cond = Line.starts_with("jcnd=");
+  if (Call) {
+    if (!HaveCallee)
+      return false;
+    Ptr += 6;
+    KeyStart = 1;
+  } else if (Cond || Line.starts_with("jump=")) {
+    Ptr += 5;
+    KeyStart = 3;
+  } else {
+    return false;
+  }
+  // Up to 18 digits (no overflow), ended by the byte after them.
+  auto ScanCount = [&](uint64_t &Out) {
+    const char *Start = Ptr;
+    uint64_t V = 0;
+    for (unsigned D; (D = unsigned(*Ptr - '0')) < 10; ++Ptr)
+      V = V * 10 + D;
+    Out = V;
+    return Ptr != Start && Ptr - Start <= 18;
+  };
+  // valgrind's `jcnd=followed/executed`; the reference's two numbers go
+  // the slow way.
+  if (!ScanCount(First) || (Cond && (*Ptr++ != '/' || !ScanCount(Second))) ||
+      (*Ptr != ' ' && *Ptr != '\t'))
+    return false;
+  PendingKey.resize_for_overwrite(KeyStart + NumPos);
+  if (!scanPositions<NP>(Ptr, End, PendingKey.data() + KeyStart) ||
+      skipSpaces(Ptr) != End)
+    return false;
+  PartHasBody = true;
+  if (Call)
+    expectCallCost(First);
+  else
+    expectJumpCost(Cond, First, Second);
+  return true;
 }
 
 /// The cost line as profilers write it millions of times: positions (`*`,
@@ -1073,30 +1188,8 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
   const char *Ptr = Line.begin(), *End = Line.end();
   uint64_t *Last = LastPos.data();
   const unsigned NumPos = NP ? NP : LastPos.size();
-  for (unsigned I = 0; I != NumPos; ++I) {
-    Ptr = skipSpaces(Ptr);
-    uint64_t V, Delta;
-    char C = *Ptr;
-    if (C == '*') {
-      ++Ptr;
-      if (Ptr != End && *Ptr != ' ' && *Ptr != '\t')
-        return Fail();
-      V = Last[I];
-    } else if (C == '+' || C == '-') {
-      ++Ptr;
-      if (!scanShortDecimal(Ptr, End, Delta))
-        return Fail();
-      if (C == '+' ? __builtin_add_overflow(Last[I], Delta, &V)
-                   : __builtin_sub_overflow(Last[I], Delta, &V))
-        return Fail();
-    } else if (C == '0' && (Ptr[1] | 0x20) == 'x') {
-      if (End - Ptr <= 2 || scanNumber(Ptr, End, V) != Scan::Ok)
-        return Fail();
-    } else if (Ptr == End || !scanShortDecimal(Ptr, End, V)) {
-      return Fail();
-    }
-    Row[I] = V;
-  }
+  if (!scanPositions<NP>(Ptr, End, Row))
+    return Fail();
 
   // Self costs are the values; a call's values are its count, then its
   // inclusive costs; a jump's position line has no costs.
@@ -1249,6 +1342,8 @@ Error CallgrindReader::readLines() {
         return error("a cost sum overflows 64 bits");
       continue;
     }
+    if (tryFastCallOrJumpLine(Line))
+      continue;
     if (Error E = parseLine(Line))
       return E;
     if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
