@@ -1005,6 +1005,29 @@ scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
   return true;
 }
 
+/// Reads `0x` (or `0X`) and up to 15 hex digits (so no overflow check is
+/// needed) at P, as scanShortDecimal() reads decimal digits.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+scanShortHex(const char *&P, const char *E, uint64_t &Out) {
+  const char *Start = P + 2, *Q = Start;
+  uint64_t V = 0;
+  for (;; ++Q) {
+    unsigned D = unsigned(*Q - '0');
+    if (D > 9) {
+      D = unsigned((*Q | 0x20) - 'a');
+      if (D > 5)
+        break;
+      D += 10;
+    }
+    V = V << 4 | D;
+  }
+  if (Q == Start || Q - Start > 15 || (Q != E && *Q != ' ' && *Q != '\t'))
+    return false;
+  P = Q;
+  Out = V;
+  return true;
+}
+
 /// Skips spaces and tabs; stops at the byte after the line ('\n' or '\r').
 static LLVM_ATTRIBUTE_ALWAYS_INLINE const char *skipSpaces(const char *P) {
   while (*P == ' ' || *P == '\t')
@@ -1070,7 +1093,7 @@ CallgrindReader::scanPositions(const char *&Ptr, const char *End,
                    : __builtin_sub_overflow(Last[I], Delta, &V))
         return false;
     } else if (C == '0' && (Ptr[1] | 0x20) == 'x') {
-      if (End - Ptr <= 2 || scanNumber(Ptr, End, V) != Scan::Ok)
+      if (!scanShortHex(Ptr, End, V))
         return false;
     } else if (Ptr == End || !scanShortDecimal(Ptr, End, V)) {
       return false;

@@ -207,51 +207,50 @@ void RowBatch::widen(size_t NewValueWidth) {
 }
 
 bool RowBatch::sortAndSum() {
-  auto Less = [&](uint32_t A, uint32_t B) {
-    const uint64_t *X = row(A), *Y = row(B);
+  // In locals: the compiler cannot tell that the sums below leave them be.
+  uint64_t *const Rows = Words.data();
+  const unsigned KeyWidth = this->KeyWidth, ValueWidth = this->ValueWidth;
+  const size_t Stride = KeyWidth + ValueWidth;
+  auto Less = [=](uint32_t A, uint32_t B) {
+    const uint64_t *X = Rows + A * Stride, *Y = Rows + B * Stride;
     if (KeyWidth && X[0] != Y[0]) // Mostly decides: positions lead keys.
       return X[0] < Y[0];
     return compareKeys(ArrayRef(X, KeyWidth), Y) < 0;
   };
   bool Ok = true;
   auto SumInto = [&](uint32_t To, uint32_t From) {
-    uint64_t *Sum = row(To) + KeyWidth;
-    const uint64_t *V = row(From) + KeyWidth;
+    uint64_t *Sum = Rows + To * Stride + KeyWidth;
+    const uint64_t *V = Rows + From * Stride + KeyWidth;
     for (unsigned J = 0; J != ValueWidth; ++J)
       Ok &= addCost(Sum[J], V[J]);
   };
   uint32_t N = NumRows;
   Order.resize_for_overwrite(N);
-  // Profilers list a block in increasing runs that overlap a little
-  // (callgrind: a basic block that starts inside the one before, whose
-  // instructions it lists again). Each row goes into the sorted rows so far:
-  // at the end, or a few places before it, where it mostly meets its own key
-  // and sums into it. Rows far out of place go to the general sort below.
-  constexpr size_t Reach = 64;
-  size_t Sorted = 0, Hint = 0; // Hint: where the last row out of order went.
+  // Profilers list a block in increasing runs that overlap (callgrind: a
+  // basic block that starts inside one before it, whose instructions it
+  // lists again). Each row goes into the sorted rows so far: at the end, or
+  // mostly right after the row placed before it, where it meets its own key
+  // and sums into it. Rows that would move too many others go to the
+  // general sort below, which bounds the work for any order.
+  const size_t MaxMoved = 4 * size_t(N) + 256;
+  size_t Sorted = 0, Hint = 0, Moved = 0; // Hint: where the last row went.
   uint32_t I = 0;
   for (; I != N; ++I) {
     if (!Sorted || Less(Order[Sorted - 1], I)) {
       Order[Sorted++] = I;
       continue;
     }
-    // The first sorted row not below row I: after the last one placed out
-    // of order if row I comes after that one, else searched back from it.
-    size_t At = Hint < Sorted && Less(Order[Hint], I) ? Hint + 1 : Hint;
-    At = std::min(At, Sorted - 1);
-    size_t Steps = 0;
-    while (At != Sorted && Less(Order[At], I) && Steps++ < Reach)
-      ++At;
-    while (At && !Less(Order[At - 1], I) && Steps++ < Reach)
-      --At;
-    if (Steps > Reach)
-      break;
+    size_t At = Hint + 1;
+    if (At >= Sorted || !Less(Order[At - 1], I) || Less(Order[At], I))
+      At = std::lower_bound(Order.begin(), Order.begin() + Sorted, I, Less) -
+           Order.begin();
     Hint = At;
     if (!Less(I, Order[At])) {
       SumInto(Order[At], I);
       continue;
     }
-    if (Sorted - At > Reach)
+    Moved += Sorted - At;
+    if (Moved > MaxMoved)
       break;
     std::copy_backward(Order.begin() + At, Order.begin() + Sorted,
                        Order.begin() + Sorted + 1);

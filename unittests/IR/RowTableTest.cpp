@@ -219,10 +219,11 @@ TEST(RowBatch, PoppedRowIsGone) {
   EXPECT_EQ(collect(T), (Rows{{{1}, {1}}}));
 }
 
-// sortAndSum() places rows that land near the end of the sorted rows one by
-// one, and sorts the rest by merging runs: each shape below takes one path or
-// both. The order must be that of a stable sort, each key once, represented
-// by its first row, with the values of its rows summed.
+// sortAndSum() places rows one by one into the rows sorted so far, and sorts
+// the rest by merging runs once placing them would move too many rows: each
+// shape below takes one path or both. The order must be that of a stable sort,
+// each key once, represented by its first row, with the values of its rows
+// summed.
 TEST(RowBatch, SortAndSumMatchesStableSort) {
   std::mt19937_64 Rng(11);
   auto Shapes = {
@@ -230,7 +231,7 @@ TEST(RowBatch, SortAndSumMatchesStableSort) {
       +[](std::mt19937_64 &R, uint64_t Last) {
         return R() % 10 ? Last + 1 + R() % 3 : Last - std::min(Last, R() % 8);
       },
-      // Drops far back, beyond what is placed one by one.
+      // Drops far back, into the middle of the sorted rows.
       +[](std::mt19937_64 &R, uint64_t Last) {
         return R() % 50 ? Last + 1 : R() % (Last + 1);
       },
