@@ -179,6 +179,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *encodeKey(uint8_t *Out,
   uint8_t *Mask = Out;
   Out += KeyWidth > 8 ? 2 : 1;
   unsigned Changed = 0;
+#pragma GCC unroll 4
   for (unsigned I = 0; I != KeyWidth; ++I) {
     if (Key[I] == LastKey[I])
       continue;
