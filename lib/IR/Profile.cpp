@@ -107,10 +107,20 @@ std::optional<unsigned> Profile::findEvent(StringRef Name) const {
 }
 
 FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
+  if (Name < ByName.size()) {
+    const FirstOfName &First = ByName[Name];
+    if (First.F != NoFunction && First.Object == Object && First.File == File)
+      return First.F;
+  }
   auto [It, Inserted] = FunctionIndex.try_emplace(
       std::make_tuple(Object, File, Name), FuncId(Functions.size()));
-  if (Inserted)
+  if (Inserted) {
     Functions.push_back(Function{Object, File, Name});
+    if (Name >= ByName.size())
+      ByName.resize(Name + 1, FirstOfName{0, 0, NoFunction});
+    if (ByName[Name].F == NoFunction)
+      ByName[Name] = {Object, File, It->second};
+  }
   return It->second;
 }
 

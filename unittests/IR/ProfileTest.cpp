@@ -29,9 +29,24 @@ TEST(Profile, FunctionIdentityIsObjectFileName) {
         F2 = P.Strings.intern("b.c"), N = P.Strings.intern("helper");
   FuncId A = P.getOrAddFunction(Ob, F1, N);
   EXPECT_EQ(P.getOrAddFunction(Ob, F1, N), A);
-  EXPECT_NE(P.getOrAddFunction(Ob, F2, N), A); // static helper in b.c
-  EXPECT_NE(P.getOrAddFunction(0, F1, N), A);
+  FuncId B = P.getOrAddFunction(Ob, F2, N);
+  FuncId C = P.getOrAddFunction(0, F1, N);
+  EXPECT_NE(B, A); // static helper in b.c
+  EXPECT_NE(C, A);
+  EXPECT_NE(C, B);
+  // The second and third of a name are found again, the first still is.
+  EXPECT_EQ(P.getOrAddFunction(Ob, F2, N), B);
+  EXPECT_EQ(P.getOrAddFunction(0, F1, N), C);
+  EXPECT_EQ(P.getOrAddFunction(Ob, F1, N), A);
   EXPECT_EQ(P.numFunctions(), 3u);
+  // A name interned after others, looked up first as one function's file.
+  StrId Late = P.Strings.intern("late");
+  FuncId D = P.getOrAddFunction(Ob, Late, N);
+  FuncId E = P.getOrAddFunction(Ob, F1, Late);
+  EXPECT_NE(D, E);
+  EXPECT_EQ(P.function(E).Name, Late);
+  EXPECT_EQ(P.getOrAddFunction(Ob, F1, Late), E);
+  EXPECT_EQ(P.numFunctions(), 5u);
 }
 
 TEST(Profile, EventsAreMatchedByName) {

@@ -221,6 +221,15 @@ private:
   llvm::StringMap<unsigned> EventIndex;
   std::vector<Function> Functions;
   llvm::DenseMap<std::tuple<StrId, StrId, StrId>, FuncId> FunctionIndex;
+  /// The first function of each name, by the name's id: most names name one
+  /// function, found here with one look instead of hashing the three ids
+  /// (readers look functions up at every call line).
+  struct FirstOfName {
+    StrId Object, File;
+    FuncId F;
+  };
+  static constexpr FuncId NoFunction = ~FuncId(0);
+  std::vector<FirstOfName> ByName;
   std::vector<std::unique_ptr<Part>> Parts;
 };
 
