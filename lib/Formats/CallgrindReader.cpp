@@ -109,6 +109,50 @@ enum class Pending : uint8_t { None, Call, Jump };
 enum RowKind : unsigned { SelfRows, CallRows, JumpRows, NumRowKinds };
 enum class Scan { Ok, Bad, TooLarge };
 
+/// The names of a part's compressed ids, `(id) name`. Writers number them
+/// from 1 up: ids below a bound index an array, found without hashing (name
+/// lines are a tenth of a profile); others, from odd or hostile files, go to
+/// a map.
+class CompressedIds {
+public:
+  /// Sets Out to the name of Id if it has one.
+  bool find(uint64_t Id, StrId &Out) const {
+    if (Id < Dense.size()) {
+      if (Dense[Id] == None)
+        return false;
+      Out = Dense[Id];
+      return true;
+    }
+    auto It = Sparse.find(Id);
+    if (It == Sparse.end())
+      return false;
+    Out = It->second;
+    return true;
+  }
+  /// Gives Id the name S if it has none; returns the name it has then.
+  StrId define(uint64_t Id, StrId S) {
+    if (Id < MaxDense) {
+      if (Id >= Dense.size())
+        Dense.resize(std::max<size_t>(Id + 1, 2 * Dense.size()), None);
+      StrId &Name = Dense[Id];
+      if (Name == None)
+        Name = S;
+      return Name;
+    }
+    return Sparse.try_emplace(Id, S).first->second;
+  }
+  void clear() {
+    Dense.clear();
+    Sparse.clear();
+  }
+
+private:
+  static constexpr StrId None = ~StrId(0);
+  static constexpr uint64_t MaxDense = 1 << 20; // 4 MB of array at most.
+  std::vector<StrId> Dense;
+  DenseMap<uint64_t, StrId> Sparse;
+};
+
 /// A file read in two pieces on two threads (readInPieces()) has a head
 /// and a tail reader; a file read in one piece has a whole one.
 enum class Role : uint8_t { Whole, Head, Tail };
@@ -249,8 +293,7 @@ private:
   Error endPart();
   void needNewPartFor(StringRef Key);
 
-  Error parseName(StringRef Value, DenseMap<uint64_t, StrId> &Table,
-                  StrId &Out);
+  Error parseName(StringRef Value, CompressedIds &Table, StrId &Out);
   Error parseNumber(StringRef Tok, uint64_t &Out) const;
   Error numberError(Scan S, StringRef Tok) const;
   Error parsePosition(StringRef &Line, unsigned Column, uint64_t &Out,
@@ -288,7 +331,7 @@ private:
   std::vector<uint64_t> Sums[NumRowKinds];
   bool SelfSumOverflow = false;
   bool RowOverflow = false; // A row's sum overflowed on the fast path.
-  DenseMap<uint64_t, StrId> ObjectIds, FileIds, FunctionIds;
+  CompressedIds ObjectIds, FileIds, FunctionIds;
 
   // Current context.
   StrId Object = 0, File = 0, SourceFile = 0;
@@ -588,8 +631,8 @@ Error CallgrindReader::parseCosts(StringRef Line,
   }
 }
 
-Error CallgrindReader::parseName(StringRef Value,
-                                 DenseMap<uint64_t, StrId> &Table, StrId &Out) {
+Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
+                                 StrId &Out) {
   // Most name lines refer to a name by its id alone, as in `cfn=(42)`: at
   // most 9 digits, so the id needs no range check.
   if (Value.size() >= 3 && Value.size() <= 11 && Value[0] == '(' &&
@@ -598,11 +641,8 @@ Error CallgrindReader::parseName(StringRef Value,
     size_t I = 1;
     for (; isDigit(Value[I]); ++I)
       Id = Id * 10 + (Value[I] - '0');
-    auto It = I == Value.size() - 1 && I > 1 ? Table.find(Id) : Table.end();
-    if (It != Table.end()) {
-      Out = It->second;
+    if (I == Value.size() - 1 && I > 1 && Table.find(Id, Out))
       return Error::success();
-    }
   }
   if (Value.contains('\0'))
     return error("binary data in a text profile");
@@ -621,17 +661,15 @@ Error CallgrindReader::parseName(StringRef Value,
       return error("compressed name id (" + Twine(Id) + ") is too large");
     StringRef Name = trim(Value.drop_front(Close + 1));
     if (Name.empty()) {
-      auto It = Table.find(Id);
-      if (It == Table.end())
+      if (!Table.find(Id, Out))
         return error("compressed name (" + Twine(Id) + ") is not defined");
-      Out = It->second;
       return Error::success();
     }
     StrId S = intern(Name);
-    auto [It, Inserted] = Table.try_emplace(Id, S);
-    if (!Inserted && It->second != S)
+    StrId Was = Table.define(Id, S);
+    if (Was != S)
       return error("compressed name (" + Twine(Id) + ") redefined as '" + Name +
-                   "', was '" + P.Strings.str(It->second) + "'");
+                   "', was '" + P.Strings.str(Was) + "'");
     Out = S;
     return Error::success();
   }
