@@ -19,11 +19,11 @@ RowTable::BuildState &RowTable::build() {
   if (State)
     return *State;
   State = std::make_unique<BuildState>();
-  State->LastKey.assign(KeyWidth, 0);
+  std::fill(State->LastKey, State->LastKey + KeyWidth, 0);
   // Find the last row's key and values again (after shrink()).
   const uint8_t *P = Data.data(), *E = P + Data.size();
   while (P != E) {
-    decodeKey(P, State->LastKey.data(), KeyWidth);
+    decodeKey(P, State->LastKey, KeyWidth);
     State->LastValuesOffset = P - Data.data();
     for (uint64_t N = readVarint(P); N; --N)
       readVarint(P);
@@ -56,8 +56,8 @@ void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   Data.resize_for_overwrite(Start + maxEncodedSize(KeyWidth + Values.size()));
   uint8_t *ValuesAt;
   uint8_t *End =
-      encodeRow(Data.data() + Start, Key.data(), Key.size(),
-                State->LastKey.data(), Values.data(), Values.size(), ValuesAt);
+      encodeRow(Data.data() + Start, Key.data(), Key.size(), State->LastKey,
+                Values.data(), Values.size(), ValuesAt);
   State->LastValuesOffset = ValuesAt - Data.data();
   Data.truncate(End - Data.data());
   ++NumRows;
@@ -111,7 +111,7 @@ bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   assert(Key.size() == KeyWidth && "key of the wrong width");
   BuildState &B = build();
   if (NumRows) {
-    int Cmp = compareKeys(Key, B.LastKey.data());
+    int Cmp = compareKeys(Key, B.LastKey);
     if (Cmp == 0)
       return addToLastRow(Values);
     if (Cmp < 0) {
@@ -173,7 +173,7 @@ bool RowTable::compact() {
   NumRows = 0;
   Sorted = true;
   State->Runs.reset();
-  std::fill(State->LastKey.begin(), State->LastKey.end(), 0); // From zero.
+  std::fill(State->LastKey, State->LastKey + KeyWidth, 0); // From zero.
   bool Ok = true;
   for (size_t I = 0; I != Order.size();) {
     uint64_t *First = KeyOf(Order[I]);
@@ -325,19 +325,24 @@ bool RowTable::addBatch(RowBatch &B) {
   if (B.empty())
     return true;
   bool Ok = B.sortAndSum();
-  BuildState &S = build();
-  auto KeyOf = [&](uint32_t I) { return ArrayRef(B.row(I), KeyWidth); };
-  auto ValuesOf = [&](uint32_t I) {
-    return ArrayRef(B.row(I) + KeyWidth, B.ValueWidth);
-  };
-  // Rows that continue the table in key order are encoded in one go; any
-  // other batch goes row by row, through the run bookkeeping of add().
-  if (S.Runs ||
-      (NumRows && compareKeys(KeyOf(B.Order.front()), S.LastKey.data()) <= 0)) {
-    for (uint32_t I : B.Order)
-      Ok &= add(KeyOf(I), ValuesOf(I));
-    B.clear();
-    return Ok;
+  // A new table needs no build state (one allocation per table of a
+  // profile): its rows start from zeros, and a later add() rebuilds the
+  // state from them, as after shrink().
+  uint64_t NewTableKey[MaxKeyWidth] = {};
+  uint64_t *LastKey = NewTableKey;
+  if (State || NumRows) {
+    BuildState &S = build();
+    auto KeyOf = [&](uint32_t I) { return ArrayRef(B.row(I), KeyWidth); };
+    // Rows that continue the table in key order are encoded in one go; any
+    // other batch goes row by row, through the run bookkeeping of add().
+    if (S.Runs ||
+        (NumRows && compareKeys(KeyOf(B.Order.front()), S.LastKey) <= 0)) {
+      for (uint32_t I : B.Order)
+        Ok &= add(KeyOf(I), ArrayRef(B.row(I) + KeyWidth, B.ValueWidth));
+      B.clear();
+      return Ok;
+    }
+    LastKey = S.LastKey;
   }
   B.Encoded.resize_for_overwrite(B.Order.size() *
                                  maxEncodedSize(KeyWidth + B.ValueWidth));
@@ -345,15 +350,16 @@ bool RowTable::addBatch(RowBatch &B) {
   // Self rows, most of a profile, have keys of two or three words.
   switch (KeyWidth) {
   case 2:
-    Out = encodeInOrder<2>(Out, B, S.LastKey.data(), ValuesAt);
+    Out = encodeInOrder<2>(Out, B, LastKey, ValuesAt);
     break;
   case 3:
-    Out = encodeInOrder<3>(Out, B, S.LastKey.data(), ValuesAt);
+    Out = encodeInOrder<3>(Out, B, LastKey, ValuesAt);
     break;
   default:
-    Out = encodeInOrder<0>(Out, B, S.LastKey.data(), ValuesAt);
+    Out = encodeInOrder<0>(Out, B, LastKey, ValuesAt);
   }
-  S.LastValuesOffset = Data.size() + (ValuesAt - B.Encoded.data());
+  if (State)
+    State->LastValuesOffset = Data.size() + (ValuesAt - B.Encoded.data());
   Data.append(B.Encoded.data(), Out);
   NumRows += B.Order.size();
   B.clear();
