@@ -281,7 +281,7 @@ private:
   Error parseSpec(StringRef Key, StringRef Value);
   Error parseCostLine(StringRef Line);
   bool tryFastCostLine(StringRef Line);
-  template <unsigned NP> bool tryFastCostLineOf(StringRef Line);
+  template <unsigned NP, bool Self> bool tryFastCostLineOf(StringRef Line);
   template <unsigned NP>
   bool scanPositions(const char *&Ptr, const char *End, uint64_t *Out) const;
   bool tryFastCallOrJumpLine(StringRef Line);
@@ -1211,23 +1211,29 @@ bool CallgrindReader::tryFastCostLine(StringRef Line) {
   if (!startsCostLine(Line[0]) || !Cur || NewPartWanted || !HaveEvents ||
       CurFunction < 0)
     return false;
+  bool Self = Waiting == Pending::None;
   switch (LastPos.size()) {
   case 1:
-    return tryFastCostLineOf<1>(Line);
+    return Self ? tryFastCostLineOf<1, true>(Line)
+                : tryFastCostLineOf<1, false>(Line);
   case 2:
-    return tryFastCostLineOf<2>(Line);
+    return Self ? tryFastCostLineOf<2, true>(Line)
+                : tryFastCostLineOf<2, false>(Line);
   default:
-    return tryFastCostLineOf<0>(Line);
+    return Self ? tryFastCostLineOf<0, true>(Line)
+                : tryFastCostLineOf<0, false>(Line);
   }
 }
 
 /// tryFastCostLine() for NP positions (0: any number), so that the loops
-/// over the positions of the common layouts (`line`, `instr line`) unroll.
-template <unsigned NP>
+/// over the positions of the common layouts (`line`, `instr line`) unroll;
+/// and for self costs (Self) or the line after a `calls=` or jump, so that
+/// the code for the others drops out of the common case.
+template <unsigned NP, bool Self>
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool
 CallgrindReader::tryFastCostLineOf(StringRef Line) {
   // The row is parsed in place, into the batch of its kind.
-  RowKind Kind = Waiting == Pending::None   ? SelfRows
+  RowKind Kind = Self                       ? SelfRows
                  : Waiting == Pending::Call ? CallRows
                                             : JumpRows;
   size_t NumEvents = Result->events().size();
