@@ -487,20 +487,22 @@ Error CallgrindReader::checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum,
 
 /// Scans a decimal or 0x-hex number starting at P, which must end at E or at
 /// a blank. The hot loop of the reader: no allocation, no StringRef.
+/// The value of hex digit C, or 16 and more if C is none.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned hexDigit(char C) {
+  unsigned D = unsigned(C - '0');
+  if (D <= 9)
+    return D;
+  D = unsigned((C | 0x20) - 'a');
+  return D <= 5 ? D + 10 : 16;
+}
+
 static Scan scanNumber(const char *&P, const char *E, uint64_t &Out) {
   uint64_t V = 0;
   const char *Digits;
   if (E - P > 2 && P[0] == '0' && (P[1] | 0x20) == 'x') {
     P += 2;
     Digits = P;
-    for (; P != E; ++P) {
-      unsigned D = unsigned(*P - '0');
-      if (D > 9) {
-        D = unsigned((*P | 0x20) - 'a');
-        if (D > 5)
-          break;
-        D += 10;
-      }
+    for (unsigned D; P != E && (D = hexDigit(*P)) < 16; ++P) {
       if (V >> 60)
         return Scan::TooLarge;
       V = V << 4 | D;
@@ -1049,16 +1051,8 @@ static LLVM_ATTRIBUTE_ALWAYS_INLINE bool
 scanShortHex(const char *&P, const char *E, uint64_t &Out) {
   const char *Start = P + 2, *Q = Start;
   uint64_t V = 0;
-  for (;; ++Q) {
-    unsigned D = unsigned(*Q - '0');
-    if (D > 9) {
-      D = unsigned((*Q | 0x20) - 'a');
-      if (D > 5)
-        break;
-      D += 10;
-    }
+  for (unsigned D; (D = hexDigit(*Q)) < 16; ++Q)
     V = V << 4 | D;
-  }
   if (Q == Start || Q - Start > 15 || (Q != E && *Q != ' ' && *Q != '\t'))
     return false;
   P = Q;
