@@ -112,15 +112,17 @@ enum class Scan { Ok, Bad, TooLarge };
 /// The names of a part's compressed ids, `(id) name`. Writers number them
 /// from 1 up: ids below a bound index an array, found without hashing (name
 /// lines are a tenth of a profile); others, from odd or hostile files, go to
-/// a map.
+/// a map. The array outlives a part: a new part only starts a new
+/// generation of its entries, so that a file of many parts with large ids
+/// does not fill the array again for each.
 class CompressedIds {
 public:
   /// Sets Out to the name of Id if it has one.
   bool find(uint64_t Id, StrId &Out) const {
     if (Id < Dense.size()) {
-      if (Dense[Id] == None)
+      if (Dense[Id].Generation != Generation)
         return false;
-      Out = Dense[Id];
+      Out = Dense[Id].Name;
       return true;
     }
     auto It = Sparse.find(Id);
@@ -131,25 +133,32 @@ public:
   }
   /// Gives Id the name S if it has none; returns the name it has then.
   StrId define(uint64_t Id, StrId S) {
-    if (Id < MaxDense) {
-      if (Id >= Dense.size())
-        Dense.resize(std::max<size_t>(Id + 1, 2 * Dense.size()), None);
-      StrId &Name = Dense[Id];
-      if (Name == None)
-        Name = S;
-      return Name;
-    }
-    return Sparse.try_emplace(Id, S).first->second;
+    if (Id >= MaxDense)
+      return Sparse.try_emplace(Id, S).first->second;
+    if (Id >= Dense.size())
+      Dense.resize(std::max<size_t>(Id + 1, 2 * Dense.size()));
+    Entry &E = Dense[Id];
+    if (E.Generation != Generation)
+      E = {Generation, S};
+    return E.Name;
   }
+  /// Forgets every id (a new part).
   void clear() {
-    Dense.clear();
     Sparse.clear();
+    if (++Generation == 0) { // After 2^32 parts: forget the old ones too.
+      std::fill(Dense.begin(), Dense.end(), Entry());
+      Generation = 1;
+    }
   }
 
 private:
-  static constexpr StrId None = ~StrId(0);
-  static constexpr uint64_t MaxDense = 1 << 20; // 4 MB of array at most.
-  std::vector<StrId> Dense;
+  struct Entry {
+    uint32_t Generation = 0; // The part's generation if defined in it.
+    StrId Name = 0;
+  };
+  static constexpr uint64_t MaxDense = 1 << 20; // 8 MB of array at most.
+  std::vector<Entry> Dense;
+  uint32_t Generation = 1;
   DenseMap<uint64_t, StrId> Sparse;
 };
 
