@@ -494,8 +494,6 @@ Error CallgrindReader::checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum,
   return Error::success();
 }
 
-/// Scans a decimal or 0x-hex number starting at P, which must end at E or at
-/// a blank. The hot loop of the reader: no allocation, no StringRef.
 /// The value of hex digit C, or 16 and more if C is none.
 static LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned hexDigit(char C) {
   unsigned D = unsigned(C - '0');
@@ -505,6 +503,8 @@ static LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned hexDigit(char C) {
   return D <= 5 ? D + 10 : 16;
 }
 
+/// Scans a decimal or 0x-hex number starting at P, which must end at E or at
+/// a blank. The hot loop of the reader: no allocation, no StringRef.
 static Scan scanNumber(const char *&P, const char *E, uint64_t &Out) {
   uint64_t V = 0;
   const char *Digits;
@@ -1036,11 +1036,11 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
   return Error::success();
 }
 
-/// Reads up to 18 decimal digits (so no overflow check is needed) at P, in a
-/// line from InputStream::nextLine(): the byte after the line ends the digits.
-/// The number must end at E, a space or a tab.
-static LLVM_ATTRIBUTE_ALWAYS_INLINE bool
-scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
+/// Reads 1 to 18 decimal digits (so no overflow check is needed) at P, in a
+/// line from InputStream::nextLine(): the byte after the line ends the
+/// digits. Stops at the first byte that is not a digit.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE bool scanDigits(const char *&P,
+                                                    uint64_t &Out) {
   const char *Start = P;
   uint64_t V = unsigned(*P - '0');
   if (V > 9)
@@ -1048,7 +1048,15 @@ scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
   ++P;
   for (unsigned D; (D = unsigned(*P - '0')) < 10; ++P)
     V = V * 10 + D; // Wraps past 19 digits, but those are refused below.
-  if (P - Start > 18 || (P != E && *P != ' ' && *P != '\t'))
+  Out = V;
+  return P - Start <= 18;
+}
+
+/// As scanDigits(), for a number that must end at E, a space or a tab.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+scanShortDecimal(const char *&P, const char *E, uint64_t &Out) {
+  uint64_t V;
+  if (!scanDigits(P, V) || (P != E && *P != ' ' && *P != '\t'))
     return false;
   Out = V;
   return true;
@@ -1179,18 +1187,10 @@ bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
   } else {
     return false;
   }
-  // Up to 18 digits (no overflow), ended by the byte after them.
-  auto ScanCount = [&](uint64_t &Out) {
-    const char *Start = Ptr;
-    uint64_t V = 0;
-    for (unsigned D; (D = unsigned(*Ptr - '0')) < 10; ++Ptr)
-      V = V * 10 + D;
-    Out = V;
-    return Ptr != Start && Ptr - Start <= 18;
-  };
   // valgrind's `jcnd=followed/executed`; the reference's two numbers go
   // the slow way.
-  if (!ScanCount(First) || (Cond && (*Ptr++ != '/' || !ScanCount(Second))) ||
+  if (!scanDigits(Ptr, First) ||
+      (Cond && (*Ptr++ != '/' || !scanDigits(Ptr, Second))) ||
       (*Ptr != ' ' && *Ptr != '\t'))
     return false;
   PendingKey.resize_for_overwrite(KeyStart + NumPos);

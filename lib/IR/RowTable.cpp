@@ -263,8 +263,8 @@ bool RowBatch::sortAndSum() {
   }
 
   // The rows placed so far are one increasing run; the rest follow in the
-  // order added, in runs of their own (N counts the rows left to sort). Merging
-  // the runs sorts them with far fewer comparisons than a general sort.
+  // order added, in runs of their own (N now counts both). Merging the runs
+  // sorts them with far fewer comparisons than a general sort.
   N = Sorted + (N - I);
   Order.truncate(N);
   std::iota(Order.begin() + Sorted, Order.end(), I);

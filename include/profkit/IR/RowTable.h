@@ -25,8 +25,9 @@
 // key in one row.
 //
 // Readers add rows a function block at a time through a RowBatch: the block is
-// sorted by merging its increasing runs, repeated keys are summed, and a block
-// that continues the table in key order is encoded in one pass.
+// sorted (each row placed into the rows before it, or, for blocks far out of
+// order, by merging its increasing runs), repeated keys are summed, and a
+// block that continues the table in key order is encoded in one pass.
 //
 //===----------------------------------------------------------------------===//
 
