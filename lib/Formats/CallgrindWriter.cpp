@@ -162,22 +162,33 @@ inline char *formatHex(char *Out, uint64_t V) {
   return Out + Len;
 }
 
-/// callgrind's three id tables: objects, files, functions.
+/// callgrind's three id tables: objects, files, functions. Object and file
+/// ids stand for names (StrId); a function id stands for a function identity
+/// (FuncId: object, file and name), as valgrind gives them out: KCachegrind
+/// binds an id to the first function it names and takes every later use of
+/// the id for that function, so one id per name string would merge the
+/// `(below main)` of a program with libc's.
 enum IdTable : uint8_t { ObjectIds, FileIds, FunctionIds };
 
-/// The ids of a part, by table and string; 0 is none yet.
+/// The name an id table's entry stands for.
+static StringRef entryName(const Profile &P, IdTable T, uint32_t Entry) {
+  return T == FunctionIds ? P.functionName(Entry) : P.Strings.str(Entry);
+}
+
+/// The ids of a part, by table and entry (StrId or FuncId); 0 is none yet.
 class IdTables {
 public:
-  explicit IdTables(size_t NumStrings) {
-    for (auto &T : Ids)
-      T.assign(NumStrings, 0);
+  explicit IdTables(const Profile &P) {
+    Ids[ObjectIds].assign(P.Strings.size(), 0);
+    Ids[FileIds].assign(P.Strings.size(), 0);
+    Ids[FunctionIds].assign(P.numFunctions(), 0);
   }
-  /// The id of Name, assigning the next one if it has none; New says which.
-  unsigned get(IdTable T, StrId Name, bool &New) {
-    uint32_t &Id = Ids[T][Name];
+  /// The id of Entry, assigning the next one if it has none; New says which.
+  unsigned get(IdTable T, uint32_t Entry, bool &New) {
+    uint32_t &Id = Ids[T][Entry];
     New = !Id;
     if (New) {
-      Used[T].push_back(Name);
+      Used[T].push_back(Entry);
       Id = Used[T].size();
     }
     return Id;
@@ -193,14 +204,14 @@ public:
 
 private:
   std::vector<uint32_t> Ids[3];
-  std::vector<StrId> Used[3];
+  std::vector<uint32_t> Used[3];
 };
 
 /// Writes `(id)`, or `(id) name` at the first use, after a `key=`.
 void writeId(TextBuffer &Out, IdTables &Ids, StringRef S, IdTable T,
-             StrId Name) {
+             uint32_t Entry) {
   bool New;
-  unsigned Id = Ids.get(T, Name, New);
+  unsigned Id = Ids.get(T, Entry, New);
   Out.reserve(S.size() + 24);
   char *O = Out.Cur;
   *O++ = '(';
@@ -218,7 +229,7 @@ void writeId(TextBuffer &Out, IdTables &Ids, StringRef S, IdTable T,
 /// Offset once the slices before it have given out their ids.
 struct NameRef {
   size_t Offset;
-  StrId Name;
+  uint32_t Entry;
   IdTable Table;
 };
 
@@ -261,7 +272,7 @@ private:
   template <unsigned K> void callRow(const Row &R, const Function &F);
   template <unsigned K>
   void jumpRow(const Row &R, const FunctionData &FD, StrId FunctionFile);
-  void name(StringRef Key, StrId Name, IdTable T);
+  void name(StringRef Key, uint32_t Entry, IdTable T);
   void switchSourceFile(StrId File, StrId FunctionFile) {
     if (LLVM_LIKELY(File == CurSource))
       return;
@@ -285,8 +296,8 @@ private:
 
 } // namespace
 
-void Formatter::name(StringRef Key, StrId Name, IdTable T) {
-  StringRef S = P.Strings.str(Name);
+void Formatter::name(StringRef Key, uint32_t Entry, IdTable T) {
+  StringRef S = entryName(P, T, Entry);
   Out.reserve(Key.size() + S.size() + 24);
   memcpy(Out.Cur, Key.data(), Key.size());
   Out.Cur += Key.size();
@@ -299,9 +310,9 @@ void Formatter::name(StringRef Key, StrId Name, IdTable T) {
       memcpy(Out.Cur, S.data(), S.size());
     Out.Cur += S.size();
   } else if (Ids) {
-    writeId(Out, *Ids, S, T, Name);
+    writeId(Out, *Ids, S, T, Entry);
   } else {
-    Refs->push_back({Out.size(), Name, T});
+    Refs->push_back({Out.size(), Entry, T});
   }
   *Out.Cur++ = '\n';
 }
@@ -376,12 +387,13 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void Formatter::selfRow(const Row &R,
 template <unsigned K> void Formatter::callRow(const Row &R, const Function &F) {
   const unsigned NP = np<K>();
   switchSourceFile(StrId(R.Key[NP]), F.File);
-  const Function &Callee = P.function(FuncId(R.Key[1 + NP]));
+  FuncId CalleeId = FuncId(R.Key[1 + NP]);
+  const Function &Callee = P.function(CalleeId);
   if (Callee.Object != CurObject)
     name("cob=", Callee.Object, ObjectIds);
   if (Callee.File != CurSource)
     name("cfi=", Callee.File, FileIds);
-  name("cfn=", Callee.Name, FunctionIds);
+  name("cfn=", CalleeId, FunctionIds);
   ArrayRef<uint64_t> V =
       R.Values.drop_front(std::min<size_t>(1, R.Values.size()));
   size_t N = V.size();
@@ -420,7 +432,7 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
       name("ob=", T.Object, ObjectIds);
       CurObject = T.Object;
     }
-    name("jfn=", T.Name, FunctionIds);
+    name("jfn=", Target, FunctionIds);
   }
   Out.reserve(24 * (2 * NP + 4));
   char *O = Out.Cur;
@@ -486,7 +498,7 @@ void Formatter::function(const FunctionData &FD) {
     name("fl=", F.File, FileIds);
     CurFile = CurSource = F.File;
   }
-  name("fn=", F.Name, FunctionIds);
+  name("fn=", FD.Id, FunctionIds);
   // Readers differ on whether relative positions carry across fn= lines;
   // start every function from absolute positions.
   std::fill(LastPos, LastPos + NP, 0);
@@ -546,7 +558,7 @@ struct Slice {
 class CallgrindWriter {
 public:
   CallgrindWriter(const Profile &P, raw_ostream &OS, const WriteOptions &Opts)
-      : P(P), OS(OS), Opts(Opts), Out(&OS), Ids(P.Strings.size()) {}
+      : P(P), OS(OS), Opts(Opts), Out(&OS), Ids(P) {}
   void write();
 
 private:
@@ -659,7 +671,7 @@ void CallgrindWriter::stitch(const Slice &S) {
   const char *Base = S.Text.data(), *From = Base;
   for (const NameRef &R : S.Refs) {
     Out.append(StringRef(From, Base + R.Offset - From));
-    writeId(Out, Ids, P.Strings.str(R.Name), R.Table, R.Name);
+    writeId(Out, Ids, entryName(P, R.Table, R.Entry), R.Table, R.Entry);
     From = Base + R.Offset;
   }
   Out.append(StringRef(From, Base + S.Text.size() - From));
