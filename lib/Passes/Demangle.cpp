@@ -2,7 +2,7 @@
 
 #include "profkit/Passes/Demangle.h"
 #include "profkit/Passes/Rewrite.h"
-#include "llvm/Demangle/Demangle.h"
+#include "profkit/Support/Demangle.h"
 
 using namespace profkit;
 using namespace llvm;
@@ -23,7 +23,7 @@ Expected<PreservedAnalyses> DemanglePass::run(Profile &P,
       Suffix = Name.substr(Quote);
       Name.resize(Quote);
     }
-    std::string D = llvm::demangle(Name);
+    std::string D = demangleName(Name);
     if (D == Name)
       return F;
     Any = true;

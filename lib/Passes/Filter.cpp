@@ -17,6 +17,7 @@
 #include "profkit/Passes/Analyses.h"
 #include "profkit/Passes/Inclusive.h"
 #include "profkit/Passes/Rewrite.h"
+#include "profkit/Support/Apportion.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -82,27 +83,6 @@ Expected<FilterPass> FilterPass::create(const PassParams &Params,
   if (Error E = parseThreshold(Params, "min-inclusive", O.MinInclusive))
     return std::move(E);
   return F;
-}
-
-/// Splits Amount in parts proportional to Weights (all zero: equal parts),
-/// rounding so that the parts sum to Amount exactly.
-static void split(uint64_t Amount, ArrayRef<uint64_t> Weights,
-                  SmallVectorImpl<uint64_t> &Out) {
-  Out.clear();
-  unsigned __int128 Sum = 0;
-  for (uint64_t W : Weights)
-    Sum += W;
-  bool Equal = Sum == 0;
-  if (Equal)
-    Sum = Weights.size();
-  unsigned __int128 Cum = 0;
-  uint64_t Given = 0;
-  for (uint64_t W : Weights) {
-    Cum += Equal ? 1 : W;
-    uint64_t Upto = uint64_t(Cum * Amount / Sum);
-    Out.push_back(Upto - Given);
-    Given = Upto;
-  }
 }
 
 /// Hides the functions Hidden in one part. Returns the ones hidden.
@@ -177,7 +157,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
         for (const Incoming &I : In)
           Weights.push_back(I.Values.empty() ? 0 : I.Values[0]);
       }
-      split(Self[E], Weights, Parts);
+      apportion(Self[E], Weights, Parts);
       for (size_t I = 0; I != In.size(); ++I)
         SelfShare[I][E] = Parts[I];
     }
@@ -203,7 +183,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
         // This caller's share of each value of the call row.
         std::vector<SmallVector<uint64_t, 8>> Shares(In.size());
         for (size_t V = 0; V != O.Values.size(); ++V) {
-          split(O.Values[V], CountWeights, Parts);
+          apportion(O.Values[V], CountWeights, Parts);
           for (size_t I = 0; I != In.size(); ++I)
             Shares[I].push_back(Parts[I]);
         }

@@ -21,6 +21,7 @@ Expected<RelocatePass> RelocatePass::create(const PassParams &Params,
                              "pass 'relocate' needs the program: "
                              "relocate<binary=PROG> or -binary=PROG");
   R.Lines = R.Params.getFlag("lines");
+  R.Demangle = R.Params.getFlag("demangle");
   return R;
 }
 
@@ -28,6 +29,7 @@ Expected<PreservedAnalyses> RelocatePass::run(Profile &P,
                                               ProfileAnalysisManager &) {
   RelocateOptions Opts;
   Opts.Lines = Lines;
+  Opts.Demangle = Demangle;
   Opts.Warn = Ctx->Warn;
   Opts.Note = Ctx->Note;
   if (Error E = relocate(P, Binary, Opts))

@@ -10,6 +10,8 @@
 
 #include "profkit/Transforms/Relocate.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Support/Apportion.h"
+#include "profkit/Support/Demangle.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/GraphTraits.h"
 #include "llvm/ADT/SCCIterator.h"
@@ -19,7 +21,6 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
@@ -191,7 +192,7 @@ Error SymbolTable::build(const ELFObjectFileBase &Obj, StringRef Path) {
                       "_gprof_mcount", "__mcleanup"},
                      S.Name);
     Names.try_emplace(S.Name, I);
-    std::string D = demangle(S.Name);
+    std::string D = demangleName(S.Name);
     if (D != S.Name)
       Demangled.try_emplace(D, I);
   }
@@ -298,7 +299,8 @@ FuncId Relocator::function(const Symbol &S) {
       consumeError(Info.takeError());
     }
   }
-  FuncId F = P.getOrAddFunction(ObjectName, File, P.Strings.intern(S.Name));
+  StrId Name = P.Strings.intern(Opts.Demangle ? demangleName(S.Name) : S.Name);
+  FuncId F = P.getOrAddFunction(ObjectName, File, Name);
   Functions[&S] = F;
   return F;
 }
@@ -375,6 +377,34 @@ SmallVector<uint64_t, 3> Relocator::key(const Part &Pt, uint64_t Addr) {
   return K;
 }
 
+namespace {
+/// The event a histogram's samples become.
+struct HistogramEvent {
+  std::string Name, LongName;
+  uint64_t PerSample;      // Units of the event per sample.
+  std::string Description; // A `desc:` line for the part.
+};
+} // namespace
+
+/// gprof counts samples, Rate per unit of the histogram's dimension. Time
+/// (gprof's "seconds") becomes microseconds, when a sample is a whole number
+/// of them (100 Hz: 10000 us), so viewers show a real unit; a dimension of
+/// one unit per sample keeps its name; anything else stays samples.
+static HistogramEvent histogramEvent(const Histogram &H) {
+  std::string Dimension = H.Dimension.empty() ? "seconds" : H.Dimension;
+  std::string Rate =
+      (Twine(H.Rate) + " samples per " + StringRef(Dimension).rtrim('s')).str();
+  if (Dimension == "seconds" && H.Rate && 1000000 % H.Rate == 0) {
+    uint64_t Us = 1000000 / H.Rate;
+    return {"us", "Time (microseconds)", Us,
+            "gprof histogram: " + Rate +
+                ", one sample = " + std::to_string(Us) + " us"};
+  }
+  if (H.Rate == 1)
+    return {Dimension, Dimension, 1, "gprof histogram: " + Rate};
+  return {"samples", "Samples (" + Rate + ")", 1, "gprof histogram: " + Rate};
+}
+
 void Relocator::toFunctions(Part &Pt) {
   if (Pt.functions().empty()) {
     if (Opts.Lines)
@@ -389,13 +419,12 @@ void Relocator::toFunctions(Part &Pt) {
   for (const Histogram &H : Pt.Histograms) {
     if (H.Bins.empty() || H.LowPC < Bias)
       continue;
-    std::string EventName = H.Dimension.empty() ? "samples" : H.Dimension;
-    unsigned Column = P.getOrAddEvent(EventName);
+    HistogramEvent Ev = histogramEvent(H);
+    unsigned Column = P.getOrAddEvent(Ev.Name);
     if (P.events()[Column].LongName.empty())
-      P.setEventLongName(Column, EventName + ", as histogram samples at " +
-                                     std::to_string(H.Rate) + " per " +
-                                     (H.Abbrev ? std::string(1, H.Abbrev)
-                                               : std::string("unit")));
+      P.setEventLongName(Column, Ev.LongName);
+    if (Pt.header("desc").empty())
+      Pt.Header.push_back({"desc", Ev.Description});
     uint64_t LowU = (H.LowPC - Bias) / 2;
     double Scale = double((H.HighPC - H.LowPC) / 2) / double(H.Bins.size());
     SmallVector<uint64_t, 4> Values(Column + 1, 0);
@@ -424,7 +453,7 @@ void Relocator::toFunctions(Part &Pt) {
         Given = Upto;
         if (Share && !S->Excluded) {
           FunctionData &FD = Pt.getOrCreate(function(*S));
-          Values[Column] = Share;
+          Values[Column] = Share * Ev.PerSample;
           if (!FD.Self.add(key(Pt, std::max(BinLo * 2, S->Addr)), Values))
             Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
         }
@@ -462,14 +491,17 @@ void Relocator::toFunctions(Part &Pt) {
 }
 
 /// gprof's time propagation (cg_arcs.c: cycle_link, propagate_time) gives
-/// every call row its inclusive cost. Cycles (strongly connected components,
-/// direct recursion aside) are collapsed into one node whose self cost is
-/// the sum of its members' and whose calls are those from outside it. Bottom
-/// up, for an arc P -> C with count k, C's node N called n times:
-///   share = (self(N) + children(N)) * k / n,   children(P's node) += share
-/// except for arcs within a node (recursion, calls inside a cycle), which
-/// carry nothing. A (caller, callee) pair's share is split over its call
-/// sites by their counts, rounded cumulatively so the pair keeps its sum.
+/// every call row its inclusive cost. Cycles (strongly connected components)
+/// are collapsed into one node whose time is its members' self costs plus
+/// what the calls leaving it carry. Bottom up, a node's time is split over
+/// the calls into it from outside by their counts, as gprof splits it, and
+/// each share adds to the caller's node. gprof gives the calls inside a node
+/// (recursion, calls between the members of a cycle) no time; a viewer that
+/// takes a function's inclusive cost from its incoming calls (KCachegrind)
+/// then shows a member reached only from inside at zero, with no callers. So
+/// the node's time is split over those calls too, by their counts. Every
+/// split is by the largest-remainder rule (apportion), down to the call
+/// sites of a (caller, callee) pair, so the shares add up exactly.
 void Relocator::propagate(Part &Pt) {
   const size_t NE = P.events().size();
   RowLayout L = Pt.layout();
@@ -483,26 +515,25 @@ void Relocator::propagate(Part &Pt) {
       Node(L.callee(R));
   }
   const size_t N = Local.size();
-  std::vector<double> Self(N * NE, 0);
+  std::vector<uint64_t> Self(N * NE, 0);
   struct Pair {
     unsigned From, To;
     uint64_t Count = 0;
-    uint64_t SoFar = 0; // Of Count, handed out to call sites.
   };
   std::vector<Pair> Pairs;
   DenseMap<std::pair<unsigned, unsigned>, unsigned> PairIndex;
+  bool Overflow = false;
   for (const FunctionData &FD : Pt.functions()) {
     unsigned From = Local[FD.Id];
     for (const Row &R : FD.Self)
       for (size_t E = 0; E != NE; ++E)
-        Self[From * NE + E] += double(R.value(E));
+        Overflow |= !addCost(Self[From * NE + E], R.value(E));
     for (const Row &R : FD.Calls) {
       unsigned To = Local[L.callee(R)];
       auto [It, New] = PairIndex.try_emplace({From, To}, Pairs.size());
       if (New)
         Pairs.push_back({From, To});
-      Pair &Pr = Pairs[It->second];
-      Pr.Count += std::min(R.value(0), UINT64_MAX - Pr.Count);
+      Overflow |= !addCost(Pairs[It->second].Count, R.value(0));
     }
   }
 
@@ -515,45 +546,60 @@ void Relocator::propagate(Part &Pt) {
   for (size_t I = 0; I != N; ++I)
     G[N].Succ.push_back(&G[I]);
   std::vector<unsigned> Comp(N);
-  std::vector<std::vector<unsigned>> Members;
+  size_t NC = 0;
   for (auto It = scc_begin(&G[N]); !It.isAtEnd(); ++It) {
     if (It->front() == &G[N])
       continue;
-    Members.emplace_back();
-    for (CGNode *M : *It) {
-      Comp[M - G.data()] = Members.size() - 1;
-      Members.back().push_back(M - G.data());
-    }
+    for (CGNode *M : *It)
+      Comp[M - G.data()] = NC;
+    ++NC;
   }
-  const size_t NC = Members.size();
-  std::vector<double> CompSelf(NC * NE, 0), Children(NC * NE, 0);
-  std::vector<uint64_t> Calls(NC, 0);
+  // A component's time: its members' self costs, then what leaves it.
+  std::vector<uint64_t> Time(NC * NE, 0);
   for (size_t I = 0; I != N; ++I)
     for (size_t E = 0; E != NE; ++E)
-      CompSelf[Comp[I] * NE + E] += Self[I * NE + E];
-  std::vector<std::vector<unsigned>> Out(NC); // Pairs leaving a component.
+      Overflow |= !addCost(Time[Comp[I] * NE + E], Self[I * NE + E]);
+  // The pairs into each component: from outside, and inside it.
+  std::vector<std::vector<unsigned>> FromOutside(NC), Inside(NC);
   for (unsigned I = 0; I != Pairs.size(); ++I) {
     unsigned CF = Comp[Pairs[I].From], CT = Comp[Pairs[I].To];
-    if (CF == CT)
-      continue;
-    Calls[CT] += std::min(Pairs[I].Count, UINT64_MAX - Calls[CT]);
-    Out[CF].push_back(I);
+    (CF == CT ? Inside : FromOutside)[CT].push_back(I);
   }
-  std::vector<double> Share(Pairs.size() * NE, 0);
-  for (unsigned C = 0; C != NC; ++C) // Callees are done before callers.
-    for (unsigned I : Out[C]) {
-      unsigned T = Comp[Pairs[I].To];
-      if (!Calls[T] || !Pairs[I].Count)
-        continue;
-      double Fraction = double(Pairs[I].Count) / double(Calls[T]);
-      for (size_t E = 0; E != NE; ++E) {
-        double V = (CompSelf[T * NE + E] + Children[T * NE + E]) * Fraction;
-        Share[I * NE + E] = V;
-        Children[C * NE + E] += V;
+  std::vector<uint64_t> Share(Pairs.size() * NE, 0);
+  SmallVector<uint64_t, 8> Counts, Parts;
+  auto Split = [&](unsigned C, ArrayRef<unsigned> Into, bool Propagate) {
+    Counts.clear();
+    for (unsigned I : Into)
+      Counts.push_back(Pairs[I].Count);
+    if (Into.empty() || all_of(Counts, [](uint64_t K) { return !K; }))
+      return;
+    for (size_t E = 0; E != NE; ++E) {
+      apportion(Time[C * NE + E], Counts, Parts);
+      for (size_t J = 0; J != Into.size(); ++J) {
+        Share[Into[J] * NE + E] = Parts[J];
+        if (Propagate)
+          Overflow |=
+              !addCost(Time[Comp[Pairs[Into[J]].From] * NE + E], Parts[J]);
       }
     }
+  };
+  for (unsigned C = 0; C != NC; ++C) { // Callees are done before callers.
+    Split(C, FromOutside[C], /*Propagate=*/true);
+    Split(C, Inside[C], /*Propagate=*/false);
+  }
 
   // Each call row: its count's part of its pair's share.
+  std::vector<SmallVector<uint64_t, 2>> SiteCounts(Pairs.size());
+  for (const FunctionData &FD : Pt.functions())
+    for (const Row &R : FD.Calls)
+      SiteCounts[PairIndex[{Local[FD.Id], Local[L.callee(R)]}]].push_back(
+          R.value(0));
+  // Per pair and event, the parts of its call sites, handed out in order.
+  std::vector<SmallVector<uint64_t, 2>> SiteShares(Pairs.size() * NE);
+  for (size_t I = 0; I != Pairs.size(); ++I)
+    for (size_t E = 0; E != NE; ++E)
+      apportion(Share[I * NE + E], SiteCounts[I], SiteShares[I * NE + E]);
+  std::vector<unsigned> SitesDone(Pairs.size(), 0);
   SmallVector<uint64_t, 8> Values(1 + NE);
   for (FunctionData &FD : Pt.functions()) {
     if (FD.Calls.empty())
@@ -562,23 +608,17 @@ void Relocator::propagate(Part &Pt) {
     RowTable Calls(L.callWidth(), L.P);
     for (const Row &R : FD.Calls) {
       unsigned I = PairIndex[{From, Local[L.callee(R)]}];
-      Pair &Pr = Pairs[I];
-      uint64_t Before = Pr.SoFar;
-      Pr.SoFar += std::min(R.value(0), Pr.Count - Pr.SoFar);
+      unsigned Site = SitesDone[I]++;
       Values[0] = R.value(0);
-      for (size_t E = 0; E != NE; ++E) {
-        auto Upto = [&](uint64_t K) {
-          return Pr.Count ? std::llround(Share[I * NE + E] * double(K) /
-                                         double(Pr.Count))
-                          : 0;
-        };
-        Values[1 + E] = uint64_t(Upto(Pr.SoFar) - Upto(Before));
-      }
+      for (size_t E = 0; E != NE; ++E)
+        Values[1 + E] = SiteShares[I * NE + E][Site];
       (void)Calls.add(R.Key, Values);
     }
     (void)Calls.finalize();
     FD.Calls = std::move(Calls);
   }
+  if (Overflow)
+    Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
 }
 
 bool Relocator::isOurObject(StrId Object) {

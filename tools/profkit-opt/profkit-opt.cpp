@@ -104,6 +104,11 @@ static cl::opt<std::string>
                     "symbols as it is read, unless the pipeline has a "
                     "relocate pass (whose binary= it then defaults)"),
            cl::value_desc("program"), cl::cat(Category));
+static cl::opt<bool> DemangleSymbols(
+    "demangle", cl::init(true),
+    cl::desc("-binary: name functions by their demangled symbols, as gprof "
+             "does (-demangle=false keeps them mangled)"),
+    cl::cat(Category));
 static cl::opt<std::string>
     GmonFormat("gmon-format", cl::init("gnu"),
                cl::desc("gmon output: gnu or bsd (4.4BSD)"),
@@ -320,6 +325,7 @@ int main(int argc, char **argv) {
       RelocateOptions RelOpts;
       RelOpts.Warn = warn;
       RelOpts.Note = note;
+      RelOpts.Demangle = DemangleSymbols;
       return relocate(P, Binary, RelOpts);
     };
 

@@ -21,6 +21,7 @@ struct RelocatePass : ParamPassMixin<RelocatePass> {
 private:
   std::string Binary;
   bool Lines = true;
+  bool Demangle = true;
   PassContext *Ctx = nullptr;
 };
 

@@ -42,6 +42,8 @@ class Profile;
 struct RelocateOptions {
   /// Map addresses to files and lines with DWARF (else functions only).
   bool Lines = true;
+  /// Name functions by their demangled symbols, as gprof shows them.
+  bool Demangle = true;
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
   std::function<void(const llvm::Twine &)> Note = [](const llvm::Twine &) {};
 };
