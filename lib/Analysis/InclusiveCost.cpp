@@ -8,10 +8,14 @@
 // cost of the calls):
 //
 //   own(F)  = self(F) + sum of the arcs F -> G, G != F
+//   in(F)   = sum of the arcs G -> F, G != F
 //   cycle(C) = sum of self(H) + sum of the arcs H -> G leaving C, H in C
-//   inclusive(F) = own(F)                 if F is not recursive
+//   inclusive(F) = max(own(F), in(F))     if F is not recursive
 //                = min(own(F), cycle(C))  otherwise
 //
+// in(F) can exceed own(F) when cost was spent in a call that F never
+// returned from (`_Exit`: the process ends inside it), so its callers paid
+// more than F's rows account for; F is never shown cheaper than its calls.
 // and every inclusive cost is capped at the run total. See
 // docs/InclusiveCost.md.
 //
@@ -157,7 +161,8 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
   }
 
   // own(F) and cycle(C).
-  std::vector<uint64_t> Own(R.Self), Cycle(Members.size() * NE, 0);
+  std::vector<uint64_t> Own(R.Self), In(size_t(NF) * NE, 0),
+      Cycle(Members.size() * NE, 0);
   for (FuncId F = 0; F != NF; ++F) {
     uint64_t *Cy = Cycle.data() + size_t(R.Component[F]) * NE;
     for (size_t E = 0; E != NE; ++E)
@@ -166,8 +171,10 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
   for (const Arc &A : Arcs) {
     const uint64_t *C = ArcCost.data() + A.CostIndex;
     if (A.From != A.To)
-      for (size_t E = 0; E != NE; ++E)
+      for (size_t E = 0; E != NE; ++E) {
         (void)addCost(Own[size_t(A.From) * NE + E], C[E]);
+        (void)addCost(In[size_t(A.To) * NE + E], C[E]);
+      }
     if (R.Component[A.From] != R.Component[A.To]) {
       uint64_t *Cy = Cycle.data() + size_t(R.Component[A.From]) * NE;
       for (size_t E = 0; E != NE; ++E)
@@ -179,6 +186,8 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
       uint64_t V = Own[size_t(F) * NE + E];
       if (R.Recursive[F])
         V = std::min(V, Cycle[size_t(R.Component[F]) * NE + E]);
+      else
+        V = std::max(V, In[size_t(F) * NE + E]);
       R.Inclusive[size_t(F) * NE + E] = std::min(V, R.Total[E]);
     }
   return R;

@@ -609,6 +609,8 @@ void CallgrindWriter::writePart(const Part &Pt) {
   if (PositionsFirst)
     WritePositions();
   for (const HeaderLine &H : Pt.Header) {
+    if (isFieldHeader(H.Key))
+      continue;
     Out.append(H.Key);
     Out.append(": ");
     Out.append(H.Value);

@@ -261,12 +261,17 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
           First = "";
         }
         P.getOrAddEvent(First.empty() ? "Cost" : First);
+        // The line as it was, for the webgrind writer (isFieldHeader).
+        if (!First.empty() && isCallgrindHeader(Key, Value))
+          Pt.Header.push_back(HeaderLine{Key.str(), Value.str()});
       }
       HaveEvents = true;
     } else if (Key == "summary" || Key == "totals") {
       uint64_t V = 0;
       to_integer(Value.trim().split(' ').first, V, 10);
       std::optional<uint64_t> &S = Key == "summary" ? Summary : Totals;
+      if (!S && Key == "summary" && isCallgrindHeader(Key, Value))
+        Pt.Header.push_back(HeaderLine{Key.str(), Value.str()});
       S = S.value_or(0) + V;
     } else if (Key == "object") {
       // Written by profkit: `object: N name` for functions that share their

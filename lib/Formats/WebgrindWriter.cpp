@@ -2,8 +2,8 @@
 //
 // Writes the binary file webgrind's Reader loads (format version 7, or 5 and
 // 6 on request) from any profile: one record per function (object, file,
-// name), in function-id order; its line is the smallest line of its self
-// rows; self and inclusive cost of one event (InclusiveCost, so recursion is
+// name), in function-id order; its line is its entry's (see functionLines);
+// self and inclusive cost of one event (InclusiveCost, so recursion is
 // not counted twice); the number of calls into it; called-from and sub-call
 // records per (function, call line). See docs/Webgrind.md.
 //
@@ -41,6 +41,7 @@ public:
 
 private:
   void collect();
+  void functionLines();
   uint32_t count(uint64_t V, const Twine &What);
   uint32_t cost(uint64_t V, const Twine &What);
   void word(uint32_t V) {
@@ -95,29 +96,73 @@ std::string WebgrindWriter::clean(StringRef S) {
   return R;
 }
 
-void WebgrindWriter::collect() {
-  Lines.assign(P.numFunctions(), UINT64_MAX);
+/// The index of a position kind in a part's positions, if it has it.
+static std::optional<unsigned> positionIndex(const Part &Pt, PositionKind K) {
+  ArrayRef<PositionKind> Kinds = Pt.positions();
+  const PositionKind *It = find(Kinds, K);
+  if (It == Kinds.end())
+    return std::nullopt;
+  return It - Kinds.begin();
+}
+
+/// A function's line is where it starts, not the lowest line of its rows,
+/// which may be code inlined into it (fib's line 14 inside worker at 43):
+///  1. the line calls into it target (callgrind writes the callee's entry);
+///  2. else, with instruction addresses, the line of its lowest address in
+///     its own file;
+///  3. else the lowest line in its own file, else of any of its rows.
+void WebgrindWriter::functionLines() {
+  const size_t N = P.numFunctions();
+  std::vector<uint64_t> Target(N, UINT64_MAX), Entry(N, UINT64_MAX),
+      EntryLine(N, 0), Own(N, UINT64_MAX), Any(N, UINT64_MAX);
   for (const auto &Pt : P.parts()) {
     RowLayout L = Pt->layout();
-    // The index of the line position, if the part has one.
-    ArrayRef<PositionKind> Kinds = Pt->positions();
-    const PositionKind *It = find(Kinds, PositionKind::Line);
-    std::optional<unsigned> LineIdx;
-    if (It != Kinds.end())
-      LineIdx = It - Kinds.begin();
+    std::optional<unsigned> LineIdx = positionIndex(*Pt, PositionKind::Line);
+    if (!LineIdx)
+      continue;
+    std::optional<unsigned> InstrIdx = positionIndex(*Pt, PositionKind::Instr);
     for (const FunctionData &FD : Pt->functions()) {
-      for (const Row &R : FD.Self)
-        Lines[FD.Id] =
-            std::min(Lines[FD.Id], LineIdx ? L.position(R)[*LineIdx] : 0);
+      StrId OwnFile = P.function(FD.Id).File;
+      for (const Row &R : FD.Self) {
+        uint64_t Line = L.position(R)[*LineIdx];
+        Any[FD.Id] = std::min(Any[FD.Id], Line);
+        if (L.sourceFile(R) != OwnFile)
+          continue;
+        Own[FD.Id] = std::min(Own[FD.Id], Line);
+        if (InstrIdx && L.position(R)[*InstrIdx] < Entry[FD.Id]) {
+          Entry[FD.Id] = L.position(R)[*InstrIdx];
+          EntryLine[FD.Id] = Line;
+        }
+      }
+      for (const Row &R : FD.Calls)
+        if (uint64_t Line = L.callTarget(R)[*LineIdx])
+          Target[L.callee(R)] = std::min(Target[L.callee(R)], Line);
+    }
+  }
+  Lines.assign(N, 0);
+  for (size_t F = 0; F != N; ++F) {
+    if (Target[F] != UINT64_MAX)
+      Lines[F] = Target[F];
+    else if (Entry[F] != UINT64_MAX)
+      Lines[F] = EntryLine[F];
+    else if (Own[F] != UINT64_MAX)
+      Lines[F] = Own[F];
+    else if (Any[F] != UINT64_MAX)
+      Lines[F] = Any[F];
+  }
+}
+
+void WebgrindWriter::collect() {
+  functionLines();
+  for (const auto &Pt : P.parts()) {
+    RowLayout L = Pt->layout();
+    std::optional<unsigned> LineIdx = positionIndex(*Pt, PositionKind::Line);
+    for (const FunctionData &FD : Pt->functions())
       for (const Row &R : FD.Calls)
         Calls.push_back({FD.Id, L.callee(R),
                          LineIdx ? L.position(R)[*LineIdx] : 0, R.value(0),
                          Event ? R.value(1 + *Event) : 0});
-    }
   }
-  for (uint64_t &L : Lines)
-    if (L == UINT64_MAX)
-      L = 0;
   // One record per (caller, callee, call line): merge call rows that differ
   // only in source file, other positions or target.
   llvm::sort(Calls, [](const CallRecord &A, const CallRecord &B) {
@@ -287,13 +332,26 @@ Error WebgrindWriter::write() {
     if (Pt.header("creator").empty())
       OS << "creator: profkit\n";
     for (const HeaderLine &H : Pt.Header)
-      OS << clean(H.Key) << ": " << clean(H.Value) << '\n';
+      if (!isFieldHeader(H.Key))
+        OS << clean(H.Key) << ": " << clean(H.Value) << '\n';
     if (Pt.header("cmd").empty())
       OS << "cmd: " << clean(P.SourceName) << '\n';
     if (Pt.header("part").empty())
       OS << "part: " << I + 1 << '\n';
-    OS << "positions: line\nevents: " << clean(EventName)
-       << "\nsummary: " << cost(Summaries[I], "the summary") << '\n';
+    OS << "positions: line\n";
+    // A webgrind file read back keeps its events: and summary: lines as
+    // they were (`events: Time_(10ns) Memory_(bytes)`), when they still say
+    // what is written; else they are made anew.
+    StringRef Events = Pt.header("events"), Summary = Pt.header("summary");
+    std::string SummaryValue =
+        std::to_string(cost(Summaries[I], "the summary"));
+    if (Events.split(' ').first != EventName)
+      Events = "", Summary = "";
+    if (Summary.split(' ').first != SummaryValue)
+      Summary = "";
+    OS << "events: " << clean(Events.empty() ? StringRef(EventName) : Events)
+       << "\nsummary: " << (Summary.empty() ? StringRef(SummaryValue) : Summary)
+       << '\n';
   }
 
   // webgrind has no objects; name the object of each function whose file and

@@ -139,8 +139,11 @@ void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
 
 void Printer::printPart(const Part &Pt, unsigned Number) {
   OS << "\npart " << Number << '\n';
+  // The text of lines the IR holds in fields is a format's own copy, to
+  // write them back as they were; the fields below print what they say.
   for (const HeaderLine &H : Pt.Header)
-    OS << "  header " << H.Key << ": " << H.Value << '\n';
+    if (!isFieldHeader(H.Key))
+      OS << "  header " << H.Key << ": " << H.Value << '\n';
   OS << "  positions:";
   for (PositionKind K : Pt.positions())
     OS << ' ' << positionKindName(K);

@@ -45,6 +45,11 @@ void Part::setPositions(ArrayRef<PositionKind> P) {
   Positions.assign(P.begin(), P.end());
 }
 
+bool profkit::isFieldHeader(StringRef Key) {
+  return Key == "events" || Key == "positions" || Key == "summary" ||
+         Key == "totals";
+}
+
 StringRef Part::header(StringRef Key) const {
   for (const HeaderLine &H : Header)
     if (H.Key == Key)

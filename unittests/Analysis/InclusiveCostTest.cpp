@@ -146,7 +146,19 @@ TEST(InclusiveCost, CappedAtTotal) {
                  "fn=f\n5 30\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(incl(IC, *P, "main"), 40u);
-  EXPECT_EQ(incl(IC, *P, "f"), 30u);
+  // f's callers paid 1000: more than f's rows, and more than the run.
+  EXPECT_EQ(incl(IC, *P, "f"), 40u);
+}
+
+// A function the process ends in (_Exit) costs its caller more than its own
+// rows account for: its inclusive cost is what the callers paid.
+TEST(InclusiveCost, NotBelowWhatCallersPaid) {
+  auto P = parse("events: Ir\n"
+                 "fl=a.c\nfn=main\n1 2\ncfn=_Exit\ncalls=1 5\n2 6\n"
+                 "fn=_Exit\n5 4\nfn=other\n9 4\n");
+  InclusiveCost IC = InclusiveCost::compute(*P);
+  EXPECT_EQ(incl(IC, *P, "_Exit"), 6u);
+  EXPECT_EQ(incl(IC, *P, "main"), 8u);
 }
 
 // Xdebug's appended runs are parts; costs and calls add up over them.

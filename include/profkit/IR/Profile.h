@@ -142,14 +142,20 @@ struct HeaderLine {
   std::string Value;
 };
 
+/// Is Key one of the header lines the IR holds in fields of a part and of
+/// the profile (events, positions, summary, totals)? A reader may keep such
+/// a line's text in Part::Header too, to write it back as it was (webgrind);
+/// writers that write the fields skip it.
+bool isFieldHeader(llvm::StringRef Key);
+
 /// One thread, dump or appended run of a profile.
 class Part {
 public:
   explicit Part(llvm::ArrayRef<PositionKind> Positions = {PositionKind::Line})
       : Positions(Positions.begin(), Positions.end()) {}
 
-  /// Header lines in file order, except events/positions/summary/totals,
-  /// which have fields of their own.
+  /// Header lines in file order. events/positions/summary/totals have fields
+  /// of their own (see isFieldHeader).
   std::vector<HeaderLine> Header;
   std::optional<std::vector<uint64_t>> Summary; // In profile event order.
   std::optional<std::vector<uint64_t>> Totals;  // As the file gave them.
