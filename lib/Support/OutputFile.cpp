@@ -23,10 +23,12 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::create(StringRef Path) {
   }
   Expected<sys::fs::TempFile> T =
       sys::fs::TempFile::create(Path + "-%%%%%%%%.tmp");
-  if (!T)
-    return createStringError(errorToErrorCode(T.takeError()),
-                             "%s: cannot create a temporary file beside it",
-                             F->Path.c_str());
+  if (!T) {
+    std::error_code EC = errorToErrorCode(T.takeError());
+    return createStringError(EC,
+                             "%s: cannot create a temporary file beside it: %s",
+                             F->Path.c_str(), EC.message().c_str());
+  }
   F->Temp.emplace(std::move(*T));
   F->OS = std::make_unique<raw_fd_ostream>(F->Temp->FD, /*shouldClose=*/false);
   return std::move(F);
