@@ -10,9 +10,8 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::create(StringRef Path) {
   std::unique_ptr<OutputFile> F(new OutputFile());
   F->Path = Path.str();
   sys::fs::file_status St;
-  bool InPlace =
-      Path == "-" || (!sys::fs::status(Path, St) && sys::fs::exists(St) &&
-                      !sys::fs::is_regular_file(St));
+  bool Exists = !sys::fs::status(Path, St) && sys::fs::exists(St);
+  bool InPlace = Path == "-" || (Exists && !sys::fs::is_regular_file(St));
   if (InPlace) {
     std::error_code EC;
     F->OS = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_None);
@@ -30,6 +29,15 @@ Expected<std::unique_ptr<OutputFile>> OutputFile::create(StringRef Path) {
                              F->Path.c_str(), EC.message().c_str());
   }
   F->Temp.emplace(std::move(*T));
+  // The new file replaces the old one, so it takes the old one's permissions
+  // (but not set-user-ID and the like, meant for the old contents and owner);
+  // a new output keeps the usual 0666 & ~umask.
+  if (Exists)
+    if (std::error_code EC = sys::fs::setPermissions(
+            F->Temp->FD, St.permissions() & sys::fs::all_perms))
+      return createStringError(
+          EC, "%s: cannot give the new file the old one's permissions: %s",
+          F->Path.c_str(), EC.message().c_str());
   F->OS = std::make_unique<raw_fd_ostream>(F->Temp->FD, /*shouldClose=*/false);
   return std::move(F);
 }
