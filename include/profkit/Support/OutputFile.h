@@ -2,8 +2,9 @@
 //
 // A regular output file is written to a temporary file beside it and renamed
 // over it on commit(), so a failed run never leaves a half-written file or
-// clobbers the old one. Non-regular outputs (stdout as "-", /dev/null, pipes,
-// terminals) are written in place and never replaced.
+// clobbers the old one. A symbolic link is followed to the file it leads to,
+// which is replaced instead of the link. Non-regular outputs (stdout as "-",
+// /dev/null, pipes, terminals) are written in place and never replaced.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,8 @@ public:
 private:
   OutputFile() = default;
   std::string Path;
+  /// Path with its symbolic links followed: the file the output replaces.
+  std::string Target;
   std::optional<llvm::sys::fs::TempFile> Temp;
   std::unique_ptr<llvm::raw_fd_ostream> OS;
 };
