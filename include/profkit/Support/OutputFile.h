@@ -4,7 +4,8 @@
 // over it on commit(), so a failed run never leaves a half-written file or
 // clobbers the old one. A symbolic link is followed to the file it leads to,
 // which is replaced instead of the link. Non-regular outputs (stdout as "-",
-// /dev/null, pipes, terminals) are written in place and never replaced.
+// /dev/null, pipes, terminals) are written in place and never replaced. An
+// output whose name ends in .gz is compressed with gzip as it is written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,17 +27,22 @@ public:
   /// Discards the temporary file unless commit() succeeded.
   ~OutputFile();
 
-  llvm::raw_ostream &os() { return *OS; }
+  llvm::raw_ostream &os();
   /// Flushes and, for a regular file, renames it into place.
   llvm::Error commit();
 
 private:
+  class Gzip;
   OutputFile() = default;
+  /// Opens the file, or the temporary file beside it.
+  llvm::Error open();
   std::string Path;
   /// Path with its symbolic links followed: the file the output replaces.
   std::string Target;
   std::optional<llvm::sys::fs::TempFile> Temp;
   std::unique_ptr<llvm::raw_fd_ostream> OS;
+  /// For an output named *.gz: compresses into OS.
+  std::unique_ptr<Gzip> Compressed;
 };
 
 } // namespace profkit
