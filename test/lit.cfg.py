@@ -32,7 +32,7 @@ config.substitutions.append(
 
 # Real tools the tests run when the machine has them.
 for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip",
-             "cg_merge"]:
+             "cg_merge", "script"]:
     if shutil.which(tool):
         config.available_features.add(tool)
 

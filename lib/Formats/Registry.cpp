@@ -10,8 +10,8 @@ using namespace llvm;
 
 static std::vector<FormatInfo> &registry() {
   static std::vector<FormatInfo> Formats = {
-#define PROFKIT_FORMAT(NAME, DESC, DETECT, READ, WRITE)                        \
-  FormatInfo{#NAME, DESC, DETECT, READ, WRITE},
+#define PROFKIT_FORMAT(NAME, DESC, DETECT, READ, WRITE, BINARY)                \
+  FormatInfo{#NAME, DESC, DETECT, READ, WRITE, BINARY},
 #include "profkit/Formats/Formats.def"
   };
   return Formats;

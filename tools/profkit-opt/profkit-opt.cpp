@@ -224,6 +224,12 @@ static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
   Expected<std::unique_ptr<OutputFile>> Out = OutputFile::create(OutputPath);
   if (!Out)
     return Out.takeError();
+  // Binary data would garble the terminal (opt refuses bitcode likewise).
+  if (Writer && Writer->Binary && (*Out)->isDisplayed())
+    return createStringError(inconvertibleErrorCode(),
+                             "the %s output is binary: refusing to write it "
+                             "to a terminal; give -o FILE",
+                             Writer->Name.str().c_str());
   if (PrintIR) {
     printIR(**P, (*Out)->os());
   } else {

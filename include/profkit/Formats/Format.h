@@ -71,6 +71,9 @@ struct FormatInfo {
                                                    const ReadOptions &);
   llvm::Error (*Write)(const Profile &, llvm::raw_ostream &,
                        const WriteOptions &);
+  /// Write writes binary data, which profkit-opt refuses to send to a
+  /// terminal.
+  bool Binary = false;
 };
 
 /// Every known format, built-in ones first.
@@ -86,7 +89,7 @@ llvm::Expected<std::unique_ptr<Profile>> readProfile(llvm::StringRef Path,
 llvm::Expected<std::unique_ptr<Profile>> readProfile(InputStream &In,
                                                      const ReadOptions &Opts);
 
-#define PROFKIT_FORMAT(NAME, DESC, DETECT, READ, WRITE)                        \
+#define PROFKIT_FORMAT(NAME, DESC, DETECT, READ, WRITE, BINARY)                \
   bool DETECT(llvm::StringRef Head);                                           \
   llvm::Expected<std::unique_ptr<Profile>> READ(InputStream &,                 \
                                                 const ReadOptions &);          \

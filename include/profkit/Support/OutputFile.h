@@ -28,6 +28,8 @@ public:
   ~OutputFile();
 
   llvm::raw_ostream &os();
+  /// Whether the output goes to a terminal.
+  bool isDisplayed() const { return OS->is_displayed(); }
   /// Flushes and, for a regular file, renames it into place.
   llvm::Error commit();
 
