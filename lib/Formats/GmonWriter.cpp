@@ -250,6 +250,19 @@ Error GmonWriter::write() {
         inconvertibleErrorCode(),
         "gmon output: the profile has no addresses; give -binary=PROG to "
         "relocate its functions against the program's symbol table");
+  // Costs reach gmon.out only as histogram samples, which only gmon.out
+  // input has; from other profiles only the call counts go.
+  if (Hists.empty() && any_of(P.parts(), [](const auto &Pt) {
+        return any_of(Pt->functions(),
+                      [](const FunctionData &FD) { return !FD.Self.empty(); });
+      })) {
+    std::string Events;
+    for (const EventType &E : P.events())
+      Events += (Events.empty() ? "" : ", ") + E.Name;
+    warn("the profile's costs (" + Events +
+         ") have no PC-sample histogram and are dropped: gmon.out holds the "
+         "call counts only, so gprof shows calls but no time");
+  }
   if (Opts.GmonFormat == "bsd")
     return writeBSD();
   if (Opts.GmonFormat != "gnu")

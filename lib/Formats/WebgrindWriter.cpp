@@ -209,6 +209,15 @@ Error WebgrindWriter::write() {
   } else if (!P.events().empty()) {
     Event = 0;
   }
+  if (P.events().size() > 1) {
+    std::string Dropped;
+    for (unsigned E = 0; E != P.events().size(); ++E)
+      if (E != *Event)
+        Dropped += (Dropped.empty() ? "" : ", ") + P.events()[E].Name;
+    Opts.Warn("the webgrind format holds one event: writing " +
+              P.events()[*Event].Name + ", dropping " + Dropped +
+              " (-event=NAME chooses)");
+  }
 
   InclusiveCost IC = InclusiveCost::compute(P);
   collect();
@@ -359,11 +368,21 @@ Error WebgrindWriter::write() {
   DenseMap<std::pair<StrId, StrId>, unsigned> Seen;
   for (size_t F = 0; F != N; ++F)
     ++Seen[{P.function(F).File, P.function(F).Name}];
+  size_t ObjectsDropped = 0;
   for (size_t F = 0; F != N; ++F) {
     const Function &Fn = P.function(F);
     if (Fn.Object && Seen[{Fn.File, Fn.Name}] > 1)
       OS << "object: " << F << ' ' << clean(P.Strings.str(Fn.Object)) << '\n';
+    else if (Fn.Object)
+      ++ObjectsDropped;
   }
+  if (ObjectsDropped)
+    Opts.Warn("the webgrind format has no objects: " +
+              (ObjectsDropped == 1 ? Twine("the object of 1 function is")
+                                   : "the objects of " + Twine(ObjectsDropped) +
+                                         " functions are") +
+              " dropped (kept only where two functions share a file and "
+              "name)");
 
   if (Saturated)
     Opts.Warn(Twine(Saturated) + " value" + (Saturated == 1 ? "" : "s") +

@@ -17,6 +17,7 @@
 #include "profkit/Transforms/Relocate.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/IR/PrintPasses.h"
 #include "llvm/Pass.h"
@@ -135,6 +136,27 @@ static cl::opt<unsigned> ReadThreads(
     cl::value_desc("N"), cl::cat(Category));
 
 static StringRef ToolName;
+static void warn(const Twine &Msg);
+
+/// Warns about each writer option given for an output that does not use it
+/// (Format "": nothing is written).
+static void warnIgnoredOptions(StringRef Format) {
+  struct WriterOption {
+    const cl::Option &Opt;
+    std::initializer_list<StringRef> UsedBy;
+  };
+  const WriterOption Options[] = {
+      {CompressNames, {"callgrind"}},  {CompressPositions, {"callgrind"}},
+      {WriteThreads, {"callgrind"}},   {Event, {"webgrind"}},
+      {WebgrindVersion, {"webgrind"}}, {WebgrindScale, {"webgrind"}},
+      {GmonFormat, {"gmon"}},
+  };
+  for (const WriterOption &O : Options)
+    if (O.Opt.getNumOccurrences() && !is_contained(O.UsedBy, Format))
+      warn("-" + O.Opt.ArgStr + " is ignored: " +
+           (Format.empty() ? Twine("no profile is written")
+                           : "the " + Format + " output does not use it"));
+}
 
 static void warn(const Twine &Msg) {
   WithColor::warning(errs(), ToolName) << Msg << '\n';
@@ -220,6 +242,18 @@ static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
   Timing.print();
   if (DisableOutput)
     return Error::success();
+  // gmon.out holds addresses; only gmon output and the IR's text take them
+  // as they are (gprof's habit is to name the program, so say how).
+  if (Writer && Writer->Name != "gmon" &&
+      any_of((*P)->parts(), [](const auto &Pt) {
+        return Pt->functions().empty() &&
+               (!Pt->Histograms.empty() || !Pt->Arcs.empty());
+      }))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "%s holds program addresses, not functions: give the profiled "
+        "program as -binary=PROG to tie them to its functions",
+        Inputs.front().c_str());
 
   Expected<std::unique_ptr<OutputFile>> Out = OutputFile::create(OutputPath);
   if (!Out)
@@ -312,6 +346,16 @@ int main(int argc, char **argv) {
            << ": Not enough positional command line arguments specified!\n";
     return 1;
   }
+  // gprof takes the program first (`gprof PROG gmon.out`); profkit-opt
+  // takes it as -binary.
+  for (const std::string &Path : Inputs) {
+    file_magic Magic;
+    if (Path != "-" && !identify_magic(Path, Magic) &&
+        (Magic == file_magic::elf_executable ||
+         Magic == file_magic::elf_shared_object))
+      fail(Path +
+           " is an executable, not a profile; give it as -binary=" + Path);
+  }
   if (Inputs.size() > 1 &&
       (PM.empty() || PM.passes().front()->name() != "merge")) {
     bool HasMerge = any_of(
@@ -342,6 +386,8 @@ int main(int argc, char **argv) {
       fail("unknown output format '" + OutputFormat + "' (known: " + Formats +
            ")");
   }
+  warnIgnoredOptions(PrintIR || DisableOutput ? StringRef()
+                                              : StringRef(OutputFormat));
 
   if (Error E = run(Writer, PM, Ctx))
     fail(std::move(E));
