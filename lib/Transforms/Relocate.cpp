@@ -237,9 +237,12 @@ private:
   FuncId function(const Symbol &S);
   uint64_t detectBias(const Part &Pt);
   bool inText(uint64_t Addr) const;
-  void toFunctions(Part &Pt);
+  Error toFunctions(Part &Pt);
   void propagate(Part &Pt);
-  void toAddresses(Part &Pt);
+  Error toAddresses(Part &Pt);
+  Error chooseObject(const Part &Pt);
+  const Symbol *symbolNamed(FuncId F) const;
+  std::optional<uint64_t> symbolValue(StringRef Name) const;
   bool isOurObject(StrId Object);
   SmallVector<uint64_t, 3> key(const Part &Pt, uint64_t Addr);
 
@@ -320,18 +323,7 @@ bool Relocator::inText(uint64_t Addr) const {
 uint64_t Relocator::detectBias(const Part &Pt) {
   if (Obj->getEType() != ELF::ET_DYN)
     return 0;
-  uint64_t Start = 0;
-  for (const ELFSymbolRef &S : Obj->symbols()) {
-    Expected<StringRef> Name = S.getName();
-    if (Name && *Name == "__executable_start") {
-      if (Expected<uint64_t> A = S.getAddress())
-        Start = *A;
-      else
-        consumeError(A.takeError());
-    } else if (!Name) {
-      consumeError(Name.takeError());
-    }
-  }
+  uint64_t Start = symbolValue("__executable_start").value_or(0);
   std::optional<uint64_t> Candidate;
   if (!Pt.Histograms.empty()) {
     uint64_t Low = Pt.Histograms.front().LowPC;
@@ -405,7 +397,7 @@ static HistogramEvent histogramEvent(const Histogram &H) {
   return {"samples", "Samples (" + Rate + ")", 1, "gprof histogram: " + Rate};
 }
 
-void Relocator::toFunctions(Part &Pt) {
+Error Relocator::toFunctions(Part &Pt) {
   if (Pt.functions().empty()) {
     if (Opts.Lines)
       Pt.setPositions({PositionKind::Instr, PositionKind::Line});
@@ -413,6 +405,21 @@ void Relocator::toFunctions(Part &Pt) {
       Pt.setPositions({PositionKind::Instr});
   }
   uint64_t Bias = detectBias(Pt);
+  // glibc's histogram ends where the program's text does (etext, rounded
+  // up to 4): another program's ends elsewhere.
+  if (std::optional<uint64_t> End = symbolValue("etext"))
+    for (const Histogram &H : Pt.Histograms)
+      if (H.HighPC >= Bias && H.HighPC - Bias != alignTo(*End, 4) &&
+          H.HighPC - Bias != *End)
+        return createStringError(
+            inconvertibleErrorCode(),
+            "%s does not match the profile: its histogram ends at 0x%llx, "
+            "but the program's text ends at 0x%llx; give the program that "
+            "wrote the profile",
+            Path.str().c_str(), (unsigned long long)(H.HighPC - Bias),
+            (unsigned long long)*End);
+  // Samples in the histograms, and of them those in the program's symbols.
+  uint64_t Samples = 0, SamplesIn = 0;
 
   // Histogram bins become self costs, split between the symbols a bin
   // overlaps (in gprof's 2-byte units) in proportion to the overlap.
@@ -434,6 +441,7 @@ void Relocator::toFunctions(Part &Pt) {
         continue;
       uint64_t BinLo = LowU + uint64_t(Scale * double(I));
       uint64_t BinHi = LowU + uint64_t(Scale * double(I + 1));
+      Samples += Count;
       if (BinHi <= BinLo)
         continue;
       uint64_t Width = BinHi - BinLo, Cum = 0, Given = 0;
@@ -458,12 +466,13 @@ void Relocator::toFunctions(Part &Pt) {
             Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
         }
       }
+      SamplesIn += Given;
     }
   }
 
   // Arcs become call rows; arcs whose ends are in no symbol are dropped, as
   // gprof drops them.
-  uint64_t Dropped = 0;
+  uint64_t Dropped = 0, Entered = 0;
   for (const AddressArc &A : Pt.Arcs) {
     const Symbol *From =
         A.FromPC >= Bias ? Symbols.lookup(A.FromPC - Bias) : nullptr;
@@ -473,6 +482,9 @@ void Relocator::toFunctions(Part &Pt) {
       ++Dropped;
       continue;
     }
+    // mcount records the callee's address just after its call in the
+    // prologue: a few bytes into the function, in the right program.
+    Entered += A.SelfPC - Bias - To->Addr < 32;
     FuncId Callee = function(*To);
     FunctionData &FD = Pt.getOrCreate(function(*From));
     SmallVector<uint64_t, 8> K = key(Pt, A.FromPC - Bias);
@@ -484,10 +496,29 @@ void Relocator::toFunctions(Part &Pt) {
     if (!FD.Calls.add(K, V))
       Opts.Warn(Path + ": a call count overflows 64 bits; saturated");
   }
+  // Another program's symbols would give a plausible but false profile: a
+  // few samples and arcs always miss (libc calling main), most must not,
+  // and most arcs must enter their callee near its start.
+  uint64_t Arcs = Pt.Arcs.size();
+  if (Samples > 2 * SamplesIn || Arcs > 2 * Entered) {
+    std::string Why;
+    if (Samples)
+      Why = std::to_string(SamplesIn * 100 / Samples) +
+            "% of its histogram samples fall in the program's functions";
+    if (Arcs)
+      Why += (Why.empty() ? "" : " and ") +
+             std::to_string(Entered * 100 / Arcs) +
+             "% of its arcs enter one at its start";
+    return createStringError(inconvertibleErrorCode(),
+                             "%s does not match the profile: only %s; give "
+                             "the program that wrote the profile",
+                             Path.str().c_str(), Why.c_str());
+  }
   if (Dropped)
     Opts.Note(Path + ": " + Twine(Dropped) +
               " arcs with an end in no function of the program were "
               "dropped (as gprof drops them)");
+  return Error::success();
 }
 
 /// gprof's time propagation (cg_arcs.c: cycle_link, propagate_time) gives
@@ -635,7 +666,74 @@ bool Relocator::isOurObject(StrId Object) {
   return It->second;
 }
 
-void Relocator::toAddresses(Part &Pt) {
+/// The value of the (linker-defined) symbol Name, if the program has it.
+std::optional<uint64_t> Relocator::symbolValue(StringRef Name) const {
+  for (const ELFSymbolRef &S : Obj->symbols()) {
+    Expected<StringRef> N = S.getName();
+    if (!N) {
+      consumeError(N.takeError());
+      continue;
+    }
+    if (*N != Name)
+      continue;
+    if (Expected<uint64_t> A = S.getAddress())
+      return *A;
+    else
+      consumeError(A.takeError());
+  }
+  return std::nullopt;
+}
+
+/// The symbol a profile's function names: callgrind names recursion levels
+/// NAME'2, NAME'3, ..., and a function without a symbol by its address.
+const Symbol *Relocator::symbolNamed(FuncId F) const {
+  StringRef Name = P.functionName(F);
+  auto [Base, Level] = Name.rsplit('\'');
+  if (!Level.empty() && all_of(Level, isDigit))
+    Name = Base;
+  uint64_t Addr;
+  if (Name.starts_with("0x") && !Name.drop_front(2).getAsInteger(16, Addr))
+    return Symbols.lookup(Addr);
+  return Symbols.byName(Name);
+}
+
+/// The profile's objects are named by the path the profiler saw; the
+/// program may be given as a copy, or from another directory. When no object
+/// is it by path or file name, the one whose functions its symbol table
+/// holds (most of them, and more than any other object) is taken.
+Error Relocator::chooseObject(const Part &Pt) {
+  DenseMap<StrId, std::pair<unsigned, unsigned>> Found; // Found, functions.
+  for (const FunctionData &FD : Pt.functions()) {
+    const Function &F = P.function(FD.Id);
+    if (isOurObject(F.Object))
+      return Error::success();
+    auto &[In, All] = Found[F.Object];
+    ++All;
+    In += symbolNamed(FD.Id) != nullptr;
+  }
+  StrId Best = 0;
+  unsigned BestIn = 0;
+  for (auto &[Object, Counts] : Found)
+    if (Counts.first * 2 > Counts.second &&
+        (Counts.first > BestIn || (Counts.first == BestIn && Object < Best))) {
+      Best = Object;
+      BestIn = Counts.first;
+    }
+  if (!BestIn)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s does not match the profile: no object of it "
+                             "is this program, and none has most of its "
+                             "functions in the program's symbol table",
+                             Path.str().c_str());
+  OurObjects[Best] = true;
+  Opts.Note(Path + ": taken for '" + P.Strings.str(Best) +
+            "' of the profile, whose functions it holds");
+  return Error::success();
+}
+
+Error Relocator::toAddresses(Part &Pt) {
+  if (Error E = chooseObject(Pt))
+    return E;
   RowLayout L = Pt.layout();
   std::optional<size_t> InstrIndex;
   for (size_t I = 0; I != Pt.positions().size(); ++I)
@@ -646,12 +744,7 @@ void Relocator::toAddresses(Part &Pt) {
   uint64_t Unknown = 0, Moved = 0;
   auto Resolve = [&](FuncId F, ArrayRef<uint64_t> Pos,
                      std::optional<uint64_t> &Out) {
-    // callgrind names recursion levels NAME'2, NAME'3, ...
-    StringRef Name = P.functionName(F);
-    auto [Base, Level] = Name.rsplit('\'');
-    if (!Level.empty() && all_of(Level, isDigit))
-      Name = Base;
-    const Symbol *ByName = Symbols.byName(Name);
+    const Symbol *ByName = symbolNamed(F);
     if (InstrIndex && Pos[*InstrIndex]) {
       const Symbol *ByAddr = Symbols.lookup(Pos[*InstrIndex]);
       if (ByAddr && (!ByName || ByAddr == ByName)) {
@@ -689,6 +782,7 @@ void Relocator::toAddresses(Part &Pt) {
     Opts.Warn(Path + ": " + Twine(Unknown) +
               " calls between functions not in the symbol table were "
               "dropped");
+  return Error::success();
 }
 
 Error Relocator::run() {
@@ -724,10 +818,8 @@ Error Relocator::run() {
     // doing it again would count everything twice.
     if (HasAddresses && HasFunctions)
       continue;
-    if (HasAddresses)
-      toFunctions(*Pt);
-    else
-      toAddresses(*Pt);
+    if (Error E = HasAddresses ? toFunctions(*Pt) : toAddresses(*Pt))
+      return E;
     Pt->AddressSize = Size;
     Pt->BigEndian = Big;
     if (!Pt->finalize())
