@@ -3,6 +3,9 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include <vector>
 
 using namespace profkit;
@@ -34,9 +37,26 @@ profkit::readProfile(InputStream &In, const ReadOptions &Opts) {
   Expected<StringRef> Head = In.peek(4096);
   if (!Head)
     return Head.takeError();
-  if (Head->empty())
+  if (Head->empty()) {
+    // callgrind --separate-threads=yes leaves the file it was named empty
+    // and writes each thread to FILE-01, FILE-02, ...
+    std::string Threads;
+    for (unsigned T = 1; T != 100; ++T) {
+      std::string Name = formatv("{0}-{1:2}", In.name(), T).str();
+      std::replace(Name.begin(), Name.end(), ' ', '0');
+      if (!sys::fs::exists(Name))
+        break;
+      Threads += (Threads.empty() ? "" : " ") + Name;
+    }
+    if (!Threads.empty())
+      return createStringError(
+          inconvertibleErrorCode(),
+          "%s: file is empty; callgrind wrote the run's threads to %s (read "
+          "them with -passes=merge)",
+          In.name().c_str(), Threads.c_str());
     return createStringError(inconvertibleErrorCode(), "%s: file is empty",
                              In.name().c_str());
+  }
   for (const FormatInfo &F : registry())
     if (F.Detect && F.Read && F.Detect(*Head)) {
       Expected<std::unique_ptr<Profile>> P = F.Read(In, Opts);
