@@ -14,6 +14,13 @@ packages=(
   valgrind binutils gzip time gawk mawk php-cli php-xdebug
 )
 
+# PROFKIT_VIEWERS=1: also the viewers the optional tests check profkit's
+# output with (test/viewers: KCachegrind, read headlessly through its
+# accessibility tree; about 500 MB installed).
+if [ "${PROFKIT_VIEWERS:-0}" = 1 ]; then
+  packages+=(kcachegrind xvfb dbus at-spi2-core python3-pyatspi)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -36,6 +36,16 @@ for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip",
     if shutil.which(tool):
         config.available_features.add(tool)
 
+# KCachegrind, read headlessly through its accessibility tree
+# (test/viewers/Inputs/kc-dump.sh), where the optional viewer packages are.
+if all(shutil.which(t) for t in ["kcachegrind", "Xvfb", "dbus-run-session"]):
+    try:
+        if subprocess.run(["/usr/bin/python3", "-c", "import pyatspi"],
+                          capture_output=True, timeout=60).returncode == 0:
+            config.available_features.add("kcachegrind")
+    except (OSError, subprocess.SubprocessError):
+        pass
+
 # Real Xdebug profiles need PHP with the Xdebug extension loaded.
 if "php" in config.available_features:
     try:
