@@ -45,8 +45,7 @@ int main(int argc, char **) {
   double T = 0;
   for (auto &[K, V] : Areas)
     T += Twice(sum(V));
-  std::sort(Shapes.begin(), Shapes.end(), [](const auto &A, const auto &B) {
-    return A->area() < B->area();
-  });
+  std::sort(Shapes.begin(), Shapes.end(),
+            [](const auto &A, const auto &B) { return A->area() < B->area(); });
   std::printf("%f\n", T);
 }
