@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs each fuzz target, one at a time, for SECONDS from its seed corpus.
 #
-#   fuzz/run-fuzzers.sh [SECONDS] [BUILD_DIR] [TARGET...]
+#   fuzz/run-fuzzers.sh [SECONDS | runs:N] [BUILD_DIR] [TARGET...]
 #
+# runs:N runs N inputs with a fixed seed instead, the same ones every time
+# (what CI does: a gate must not fail by chance); the long random runs are
+# for docs/Reliability.md.
 # BUILD_DIR (default build-sanitize) must be configured with
 # -DPROFKIT_BUILD_FUZZERS=ON and CC=clang-19 CXX=clang++-19. The corpora grow
 # in BUILD_DIR/fuzz-corpus/<target>, findings land in
@@ -13,6 +16,18 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-30}
 build=${2:-build-sanitize}
+# New inputs go to the first corpus directory: for fixed runs a scratch one,
+# so that the seed corpus, and with it the next run, stays as it was.
+scratch=()
+if [[ $secs == runs:* ]]; then
+  budget=(-runs="${secs#runs:}" -seed=1)
+  what="${secs#runs:} runs, seed 1"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+else
+  budget=(-max_total_time="$secs")
+  what="${secs}s"
+fi
 shift $(( $# < 2 ? $# : 2 ))
 targets=("$@")
 [ ${#targets[@]} -ne 0 ] ||
@@ -36,8 +51,9 @@ for t in "${targets[@]}"; do
   esac
   mkdir -p "$build/fuzz-findings/$t"
   log="$build/fuzz-logs/$t.log"
-  "$build/bin/$t-fuzzer" "$corpus/$t" "${dict[@]}" \
-    -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  [ -z "${tmp:-}" ] || { mkdir -p "$tmp/$t"; scratch=("$tmp/$t"); }
+  "$build/bin/$t-fuzzer" "${scratch[@]}" "$corpus/$t" "${dict[@]}" \
+    "${budget[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$build/fuzz-findings/$t/" \
     >"$log" 2>&1
   rc=$?
@@ -50,7 +66,7 @@ for t in "${targets[@]}"; do
     echo "fuzz $t: FAILED (exit $rc) after ${execs:-?} executions; see $log"
     grep -aE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -n 5
   else
-    echo "fuzz $t: ${secs}s, ${execs:-0} executions, cov ${cov:-0}, ft ${ft:-0}, no findings"
+    echo "fuzz $t: $what, ${execs:-0} executions, cov ${cov:-0}, ft ${ft:-0}, no findings"
   fi
 done
 exit "$status"

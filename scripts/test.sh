@@ -2,7 +2,8 @@
 # Sets up the machine, builds, and runs every test: the lit and unit tests of
 # the normal build (./build), the same tests again under AddressSanitizer and
 # UndefinedBehaviorSanitizer (./build-sanitize, clang-19), and each fuzz
-# target for PROFKIT_FUZZ_SECONDS (default 30) from its seed corpus. Ends with
+# target on PROFKIT_FUZZ_RUNS inputs (default 20000) with a fixed seed from
+# its seed corpus, the same inputs every run. Ends with
 # a `N passed, N failed, N skipped` line that counts all three (a fuzz target
 # is one test); exits non-zero if any part fails.
 set -uo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 bash scripts/build.sh || exit 1
 lit="/usr/lib/llvm-19/build/utils/lit/lit.py"
-fuzz_secs=${PROFKIT_FUZZ_SECONDS:-30}
+fuzz_runs=${PROFKIT_FUZZ_RUNS:-20000}
 status=0
 passed=0 failed=0 skipped=0
 
@@ -53,9 +54,9 @@ else
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-abort_on_error=1:print_stacktrace=1}
   run_lit build-sanitize
 
-  echo "== fuzz targets, ${fuzz_secs}s each (build-sanitize)"
+  echo "== fuzz targets, $fuzz_runs inputs each, fixed seed (build-sanitize)"
   fuzz_out=$(mktemp)
-  bash fuzz/run-fuzzers.sh "$fuzz_secs" build-sanitize 2>&1 | tee "$fuzz_out"
+  bash fuzz/run-fuzzers.sh "runs:$fuzz_runs" build-sanitize 2>&1 | tee "$fuzz_out"
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   passed=$(( passed + $(grep -c 'no findings$' "$fuzz_out") ))
   failed=$(( failed + $(grep -c ': FAILED' "$fuzz_out") ))
