@@ -111,34 +111,48 @@ static std::optional<unsigned> positionIndex(const Part &Pt, PositionKind K) {
 ///  2. else, with instruction addresses, the line of its lowest address in
 ///     its own file;
 ///  3. else the lowest line in its own file, else of any of its rows.
+/// A function without self rows (gprof's main, which has no samples) takes
+/// rules 2 and 3 from its call rows.
 void WebgrindWriter::functionLines() {
   const size_t N = P.numFunctions();
   std::vector<uint64_t> Target(N, UINT64_MAX), Entry(N, UINT64_MAX),
       EntryLine(N, 0), Own(N, UINT64_MAX), Any(N, UINT64_MAX);
-  for (const auto &Pt : P.parts()) {
-    RowLayout L = Pt->layout();
-    std::optional<unsigned> LineIdx = positionIndex(*Pt, PositionKind::Line);
-    if (!LineIdx)
-      continue;
-    std::optional<unsigned> InstrIdx = positionIndex(*Pt, PositionKind::Instr);
-    for (const FunctionData &FD : Pt->functions()) {
-      StrId OwnFile = P.function(FD.Id).File;
-      for (const Row &R : FD.Self) {
-        uint64_t Line = L.position(R)[*LineIdx];
-        Any[FD.Id] = std::min(Any[FD.Id], Line);
-        if (L.sourceFile(R) != OwnFile)
+  std::vector<bool> HasSelf(N, false);
+  for (bool CallRows : {false, true})
+    for (const auto &Pt : P.parts()) {
+      RowLayout L = Pt->layout();
+      std::optional<unsigned> LineIdx = positionIndex(*Pt, PositionKind::Line);
+      if (!LineIdx)
+        continue;
+      std::optional<unsigned> InstrIdx =
+          positionIndex(*Pt, PositionKind::Instr);
+      for (const FunctionData &FD : Pt->functions()) {
+        StrId OwnFile = P.function(FD.Id).File;
+        auto Place = [&](const Row &R) {
+          uint64_t Line = L.position(R)[*LineIdx];
+          Any[FD.Id] = std::min(Any[FD.Id], Line);
+          if (L.sourceFile(R) != OwnFile)
+            return;
+          Own[FD.Id] = std::min(Own[FD.Id], Line);
+          if (InstrIdx && L.position(R)[*InstrIdx] < Entry[FD.Id]) {
+            Entry[FD.Id] = L.position(R)[*InstrIdx];
+            EntryLine[FD.Id] = Line;
+          }
+        };
+        if (!CallRows) {
+          for (const Row &R : FD.Self)
+            Place(R);
+          HasSelf[FD.Id] = HasSelf[FD.Id] || !FD.Self.empty();
           continue;
-        Own[FD.Id] = std::min(Own[FD.Id], Line);
-        if (InstrIdx && L.position(R)[*InstrIdx] < Entry[FD.Id]) {
-          Entry[FD.Id] = L.position(R)[*InstrIdx];
-          EntryLine[FD.Id] = Line;
+        }
+        for (const Row &R : FD.Calls) {
+          if (!HasSelf[FD.Id])
+            Place(R);
+          if (uint64_t Line = L.callTarget(R)[*LineIdx])
+            Target[L.callee(R)] = std::min(Target[L.callee(R)], Line);
         }
       }
-      for (const Row &R : FD.Calls)
-        if (uint64_t Line = L.callTarget(R)[*LineIdx])
-          Target[L.callee(R)] = std::min(Target[L.callee(R)], Line);
     }
-  }
   Lines.assign(N, 0);
   for (size_t F = 0; F != N; ++F) {
     if (Target[F] != UINT64_MAX)
