@@ -319,6 +319,7 @@ private:
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool noteRow(RowKind K,
                                             ArrayRef<uint64_t> Values);
   bool flushRows();
+  void noteFirstLine(FunctionData &FD);
   uint64_t irBytes() const;
 
   InputStream &In;
@@ -838,12 +839,31 @@ bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values) {
   return flushRows();
 }
 
+/// Keeps the line of FD's first self row in its own file while the batch
+/// still has the rows in file order (FunctionValueKind::FirstLine).
+void CallgrindReader::noteFirstLine(FunctionData &FD) {
+  const RowBatch &B = Batches[SelfRows];
+  if (B.empty() || FD.Values.get(FunctionValueKind::FirstLine))
+    return;
+  std::optional<unsigned> LineIdx = Cur->positionIndex(PositionKind::Line);
+  if (!LineIdx)
+    return;
+  unsigned FileIdx = Cur->layout().P;
+  StrId Own = P.function(FD.Id).File;
+  for (size_t I = 0; I != B.size(); ++I)
+    if (B.row(I)[FileIdx] == Own) {
+      FD.Values.set(FunctionValueKind::FirstLine, B.row(I)[*LineIdx]);
+      return;
+    }
+}
+
 /// Moves the batched rows into the current function's tables. Returns false
 /// if a sum overflowed.
 bool CallgrindReader::flushRows() {
   if (CurFunction < 0)
     return true;
   FunctionData &FD = Cur->functions()[CurFunction];
+  noteFirstLine(FD);
   if (InFirstPart && HeadFunctions.contains(FD.Id)) {
     // The head's table has rows already: the merge adds these to it.
     bool Ok = true;
@@ -1554,6 +1574,10 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
     New.Calls = std::move(FD.Calls);
     New.Jumps = std::move(FD.Jumps);
   }
+  // The head's values come first in the file.
+  for (const FunctionData &FD : TailFirst.functions())
+    if (!Cur->getOrCreate(FD.Id).Values.merge(FD.Values))
+      return "a cost sum overflows 64 bits";
   bool Ok = true;
   RowBatch B;
   Tail.Log.replay(

@@ -243,7 +243,8 @@ public:
       : P(P), Out(Out), Ids(Ids), Refs(Refs), Sum(Sum),
         NP(Pt.positions().size()), CompressNames(Opts.CompressNames),
         // Without compression, LastPos stays zero: every position absolute.
-        NewPos(Opts.CompressPositions ? LastPos : Discard) {
+        NewPos(Opts.CompressPositions ? LastPos : Discard),
+        LineIdx(Pt.positionIndex(PositionKind::Line)) {
     for (unsigned I = 0; I != NP; ++I)
       if (Pt.positions()[I] != PositionKind::Line)
         HexMask |= 1u << I;
@@ -268,6 +269,8 @@ private:
   char *formatPosition(char *O, const uint64_t *Pos, uint64_t *Update);
   template <unsigned K> bool before(const Row &A, const Row &B) const;
   template <unsigned K> void rows(const FunctionData &FD, const Function &F);
+  static constexpr size_t NoLeadingRow = ~size_t(0);
+  size_t leadingSelfRow(const FunctionData &FD, StrId OwnFile);
   template <unsigned K> void selfRow(const Row &R, StrId FunctionFile);
   template <unsigned K> void callRow(const Row &R, const Function &F);
   template <unsigned K>
@@ -292,6 +295,8 @@ private:
   uint64_t LastPos[RowTable::MaxKeyWidth] = {};
   uint64_t Discard[RowTable::MaxKeyWidth];
   uint64_t *NewPos; // Where a cost line's position goes: LastPos or Discard.
+  std::optional<unsigned> LineIdx;
+  llvm::SmallVector<uint64_t, 8> LeadKey, LeadValues;
 };
 
 } // namespace
@@ -458,10 +463,18 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
 /// them.
 template <unsigned K>
 void Formatter::rows(const FunctionData &FD, const Function &F) {
+  size_t Lead = leadingSelfRow(FD, F.File);
+  if (Lead != NoLeadingRow)
+    selfRow<K>(Row{LeadKey, LeadValues}, F.File);
+  size_t SelfIndex = 0;
+  auto Self = [&](const Row &R) {
+    if (SelfIndex++ != Lead)
+      selfRow<K>(R, F.File);
+  };
   RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
   if (FD.Calls.empty() && FD.Jumps.empty()) {
     for (; S != SE; ++S)
-      selfRow<K>(*S, F.File);
+      Self(*S);
     return;
   }
   RowTable::iterator C = FD.Calls.begin(), CE = FD.Calls.end();
@@ -473,7 +486,7 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
     bool Jump = JR && (!CR || before<K>(*JR, *CR));
     const Row &Other = Jump ? *JR : *CR;
     for (; S != SE && !before<K>(Other, *S); ++S)
-      selfRow<K>(*S, F.File);
+      Self(*S);
     if (Jump) {
       jumpRow<K>(*JR, FD, F.File);
       if (++J == JE)
@@ -485,7 +498,33 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
     }
   }
   for (; S != SE; ++S)
-    selfRow<K>(*S, F.File);
+    Self(*S);
+}
+
+/// A reader takes a function's first self row in its own file for its first
+/// line (FunctionValueKind::FirstLine). When the sorted rows would start
+/// elsewhere, the row at the first line goes ahead of them: its index in
+/// FD.Self, with its words in LeadKey and LeadValues; else NoLeadingRow.
+size_t Formatter::leadingSelfRow(const FunctionData &FD, StrId OwnFile) {
+  std::optional<uint64_t> First = FD.Values.get(FunctionValueKind::FirstLine);
+  if (!First || !LineIdx)
+    return NoLeadingRow;
+  size_t Index = 0;
+  bool SeenOwn = false;
+  for (const Row &R : FD.Self) {
+    if (StrId(R.Key[NP]) == OwnFile) {
+      if (R.Key[*LineIdx] == *First) {
+        if (!SeenOwn)
+          return NoLeadingRow;
+        LeadKey.assign(R.Key.begin(), R.Key.end());
+        LeadValues.assign(R.Values.begin(), R.Values.end());
+        return Index;
+      }
+      SeenOwn = true;
+    }
+    ++Index;
+  }
+  return NoLeadingRow;
 }
 
 void Formatter::function(const FunctionData &FD) {

@@ -401,7 +401,9 @@ Expected<std::unique_ptr<Profile>> WebgrindReader::read() {
     if (R.Self || R.Line || R.Invocations) {
       uint64_t Key[] = {R.Line, P.function(Ids[Fn]).File};
       uint64_t Value[] = {R.Self};
-      if (!Pt.getOrCreate(Ids[Fn]).Self.add(Key, Value))
+      FunctionData &FD = Pt.getOrCreate(Ids[Fn]);
+      FD.Values.set(FunctionValueKind::FirstLine, R.Line);
+      if (!FD.Self.add(Key, Value))
         return error(0, "a self cost sum overflows 64 bits");
     }
   }

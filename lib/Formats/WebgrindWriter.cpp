@@ -96,36 +96,29 @@ std::string WebgrindWriter::clean(StringRef S) {
   return R;
 }
 
-/// The index of a position kind in a part's positions, if it has it.
-static std::optional<unsigned> positionIndex(const Part &Pt, PositionKind K) {
-  ArrayRef<PositionKind> Kinds = Pt.positions();
-  const PositionKind *It = find(Kinds, K);
-  if (It == Kinds.end())
-    return std::nullopt;
-  return It - Kinds.begin();
-}
-
 /// A function's line is where it starts, not the lowest line of its rows,
 /// which may be code inlined into it (fib's line 14 inside worker at 43):
 ///  1. the line calls into it target (callgrind writes the callee's entry);
 ///  2. else, with instruction addresses, the line of its lowest address in
 ///     its own file;
-///  3. else the lowest line in its own file, else of any of its rows.
+///  3. else the line of its first row as the profiler wrote them
+///     (FunctionValueKind::FirstLine: Xdebug's first call of php::range);
+///  4. else the lowest line in its own file, else of any of its rows.
 /// A function without self rows (gprof's main, which has no samples) takes
-/// rules 2 and 3 from its call rows.
+/// rules 2 and 4 from its call rows.
 void WebgrindWriter::functionLines() {
   const size_t N = P.numFunctions();
   std::vector<uint64_t> Target(N, UINT64_MAX), Entry(N, UINT64_MAX),
       EntryLine(N, 0), Own(N, UINT64_MAX), Any(N, UINT64_MAX);
+  std::vector<std::optional<uint64_t>> First(N);
   std::vector<bool> HasSelf(N, false);
   for (bool CallRows : {false, true})
     for (const auto &Pt : P.parts()) {
       RowLayout L = Pt->layout();
-      std::optional<unsigned> LineIdx = positionIndex(*Pt, PositionKind::Line);
+      std::optional<unsigned> LineIdx = Pt->positionIndex(PositionKind::Line);
       if (!LineIdx)
         continue;
-      std::optional<unsigned> InstrIdx =
-          positionIndex(*Pt, PositionKind::Instr);
+      std::optional<unsigned> InstrIdx = Pt->positionIndex(PositionKind::Instr);
       for (const FunctionData &FD : Pt->functions()) {
         StrId OwnFile = P.function(FD.Id).File;
         auto Place = [&](const Row &R) {
@@ -140,6 +133,8 @@ void WebgrindWriter::functionLines() {
           }
         };
         if (!CallRows) {
+          if (!First[FD.Id])
+            First[FD.Id] = FD.Values.get(FunctionValueKind::FirstLine);
           for (const Row &R : FD.Self)
             Place(R);
           HasSelf[FD.Id] = HasSelf[FD.Id] || !FD.Self.empty();
@@ -159,6 +154,8 @@ void WebgrindWriter::functionLines() {
       Lines[F] = Target[F];
     else if (Entry[F] != UINT64_MAX)
       Lines[F] = EntryLine[F];
+    else if (First[F])
+      Lines[F] = *First[F];
     else if (Own[F] != UINT64_MAX)
       Lines[F] = Own[F];
     else if (Any[F] != UINT64_MAX)
@@ -170,7 +167,7 @@ void WebgrindWriter::collect() {
   functionLines();
   for (const auto &Pt : P.parts()) {
     RowLayout L = Pt->layout();
-    std::optional<unsigned> LineIdx = positionIndex(*Pt, PositionKind::Line);
+    std::optional<unsigned> LineIdx = Pt->positionIndex(PositionKind::Line);
     for (const FunctionData &FD : Pt->functions())
       for (const Row &R : FD.Calls)
         Calls.push_back({FD.Id, L.callee(R),

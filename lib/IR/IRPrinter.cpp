@@ -31,6 +31,8 @@ private:
 
   void printPart(const Part &Pt, unsigned Number);
   void printFunction(const Part &Pt, const FunctionData &FD);
+  std::optional<uint64_t> lowestOwnLine(const Part &Pt,
+                                        const FunctionData &FD) const;
   void printFunctionRef(raw_ostream &S, FuncId F);
   void printPosition(raw_ostream &S, ArrayRef<PositionKind> Kinds,
                      ArrayRef<uint64_t> Values);
@@ -83,9 +85,32 @@ mergedRows(const RowTable &T) {
   return Rows;
 }
 
+/// The lowest line of FD's self rows in its own file, if any. A first line
+/// that equals it says nothing the rows do not, so the text leaves it out and
+/// stays independent of the order the rows were read in.
+std::optional<uint64_t> Printer::lowestOwnLine(const Part &Pt,
+                                               const FunctionData &FD) const {
+  std::optional<unsigned> LineIdx = Pt.positionIndex(PositionKind::Line);
+  if (!LineIdx)
+    return std::nullopt;
+  RowLayout L = Pt.layout();
+  StrId Own = P.function(FD.Id).File;
+  std::optional<uint64_t> Lowest;
+  for (const Row &R : FD.Self)
+    if (L.sourceFile(R) == Own)
+      Lowest = std::min(Lowest.value_or(UINT64_MAX), L.position(R)[*LineIdx]);
+  return Lowest;
+}
+
 void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
   OS << "  function ";
   printFunctionRef(OS, FD.Id);
+  for (unsigned I = 0; I != NumFunctionValueKinds; ++I) {
+    auto K = FunctionValueKind(I);
+    std::optional<uint64_t> V = FD.Values.get(K);
+    if (V && (K != FunctionValueKind::FirstLine || *V != lowestOwnLine(Pt, FD)))
+      OS << ' ' << functionValueKindName(K) << '=' << *V;
+  }
   OS << '\n';
 
   RowLayout L = Pt.layout();

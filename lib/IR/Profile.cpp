@@ -1,6 +1,7 @@
 //===- Profile.cpp - The profile IR ---------------------------------------===//
 
 #include "profkit/IR/Profile.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace profkit;
@@ -43,6 +44,52 @@ std::optional<PositionKind> profkit::parsePositionKind(StringRef Name) {
 void Part::setPositions(ArrayRef<PositionKind> P) {
   assert(Functions.empty() && "positions fixed once the part has data");
   Positions.assign(P.begin(), P.end());
+}
+
+std::optional<unsigned> Part::positionIndex(PositionKind K) const {
+  const PositionKind *It = llvm::find(Positions, K);
+  if (It == Positions.end())
+    return std::nullopt;
+  return unsigned(It - Positions.begin());
+}
+
+StringRef profkit::functionValueKindName(FunctionValueKind K) {
+  switch (K) {
+  case FunctionValueKind::FirstLine:
+    return "first-line";
+  case FunctionValueKind::HeadSamples:
+    return "head-samples";
+  }
+  llvm_unreachable("unknown function value kind");
+}
+
+bool FunctionValues::merge(const FunctionValues &Other) {
+  bool Ok = true;
+  for (unsigned I = 0; I != NumFunctionValueKinds; ++I) {
+    auto K = FunctionValueKind(I);
+    std::optional<uint64_t> Theirs = Other.get(K);
+    if (!Theirs)
+      continue;
+    std::optional<uint64_t> Ours = get(K);
+    if (!Ours) {
+      set(K, *Theirs);
+      continue;
+    }
+    switch (K) {
+    case FunctionValueKind::FirstLine:
+      break;
+    case FunctionValueKind::HeadSamples: {
+      uint64_t Sum;
+      if (__builtin_add_overflow(*Ours, *Theirs, &Sum)) {
+        Sum = UINT64_MAX;
+        Ok = false;
+      }
+      set(K, Sum);
+      break;
+    }
+    }
+  }
+  return Ok;
 }
 
 bool profkit::isFieldHeader(StringRef Key) {

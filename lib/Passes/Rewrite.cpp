@@ -55,7 +55,11 @@ bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
     for (int I : M.Events)
       Values.push_back(I >= 0 && size_t(I) < In.size() ? In[I] : 0);
   };
-  (void)Dst;
+  // A first line stays one while lines stay where they were.
+  std::optional<unsigned> SrcLine = From.positionIndex(PositionKind::Line),
+                          DstLine = To.positionIndex(PositionKind::Line);
+  bool KeepFirstLine = !M.UseFunctionFile && SrcLine && DstLine &&
+                       PosMap[*DstLine] == int(*SrcLine);
 
   bool Ok = true;
   SmallVector<uint64_t, 12> Key;
@@ -65,6 +69,10 @@ bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
       continue;
     uint64_t OwnFile = Dst.function(F).File;
     FunctionData &To2 = To.getOrCreate(F);
+    FunctionValues FnValues = FD.Values;
+    if (!KeepFirstLine)
+      FnValues.erase(FunctionValueKind::FirstLine);
+    Ok &= To2.Values.merge(FnValues);
     auto Head = [&](const Row &R) {
       Key.clear();
       Values.clear();

@@ -86,9 +86,44 @@ TEST(Profile, PrintIsIndependentOfInputOrder) {
     return S;
   };
   std::string A = Read("events: Ir\nfl=a.c\nfn=f\n1 1\n2 2\nfn=g\n3 3\n");
-  std::string B = Read("events: Ir\nfl=a.c\nfn=g\n3 3\nfn=f\n2 2\n1 1\n");
+  std::string B = Read("events: Ir\nfl=a.c\nfn=g\n3 3\nfn=f\n1 1\n2 2\n");
   EXPECT_EQ(A, B);
+  // f's first row is not its lowest line: the text says where it began.
+  std::string C = Read("events: Ir\nfl=a.c\nfn=g\n3 3\nfn=f\n2 2\n1 1\n");
+  EXPECT_NE(A, C);
+  EXPECT_NE(C.find("function \"f\" fl=\"a.c\" first-line=2\n"),
+            std::string::npos)
+      << C;
   EXPECT_NE(A, Read("events: Ir\nfl=a.c\nfn=g\n3 3\nfn=f\n2 2\n1 2\n"));
+}
+
+TEST(FunctionValues, EachKindMergesByItsRule) {
+  FunctionValues A, B;
+  EXPECT_TRUE(A.empty());
+  B.set(FunctionValueKind::FirstLine, 3);
+  B.set(FunctionValueKind::HeadSamples, 6);
+  // An absent value takes the other's.
+  EXPECT_TRUE(A.merge(B));
+  EXPECT_EQ(A.get(FunctionValueKind::FirstLine), std::optional<uint64_t>(3));
+  EXPECT_EQ(A.get(FunctionValueKind::HeadSamples), std::optional<uint64_t>(6));
+  // The first line stays the first; head samples add up.
+  FunctionValues C;
+  C.set(FunctionValueKind::FirstLine, 1);
+  C.set(FunctionValueKind::HeadSamples, 5);
+  EXPECT_TRUE(A.merge(C));
+  EXPECT_EQ(A.get(FunctionValueKind::FirstLine), std::optional<uint64_t>(3));
+  EXPECT_EQ(A.get(FunctionValueKind::HeadSamples), std::optional<uint64_t>(11));
+  A.erase(FunctionValueKind::FirstLine);
+  EXPECT_FALSE(A.get(FunctionValueKind::FirstLine));
+}
+
+TEST(FunctionValues, AnOverflowingSumSaturatesAndFails) {
+  FunctionValues A, B;
+  A.set(FunctionValueKind::HeadSamples, UINT64_MAX - 1);
+  B.set(FunctionValueKind::HeadSamples, 2);
+  EXPECT_FALSE(A.merge(B));
+  EXPECT_EQ(A.get(FunctionValueKind::HeadSamples),
+            std::optional<uint64_t>(UINT64_MAX));
 }
 
 } // namespace

@@ -107,6 +107,46 @@ struct RowLayout {
   }
 };
 
+/// A value a function has in a part besides its rows. Each kind has one rule
+/// for combining the values of two parts or two functions that merge, so
+/// every pass that merges keeps them without knowing them.
+enum class FunctionValueKind : uint8_t {
+  /// The line of the function's first self row in its own file, in the order
+  /// the profiler wrote the rows: valgrind's lowest address, Xdebug's first
+  /// call of an internal function. Rows are kept sorted, so only the reader
+  /// knows it. Merging keeps the first.
+  FirstLine,
+  /// Samples at the function's entry (LLVM sample profiles). Merging adds.
+  HeadSamples,
+};
+constexpr unsigned NumFunctionValueKinds = 2;
+/// The kind's name in the IR's text form: first-line, head-samples.
+llvm::StringRef functionValueKindName(FunctionValueKind K);
+
+/// The values of one function in one part, at most one of each kind.
+class FunctionValues {
+public:
+  std::optional<uint64_t> get(FunctionValueKind K) const {
+    if (!(Present & bit(K)))
+      return std::nullopt;
+    return Values[unsigned(K)];
+  }
+  void set(FunctionValueKind K, uint64_t V) {
+    Present |= bit(K);
+    Values[unsigned(K)] = V;
+  }
+  void erase(FunctionValueKind K) { Present &= ~bit(K); }
+  bool empty() const { return !Present; }
+  /// Combines Other's values into these by each kind's rule. Returns false
+  /// if a sum overflowed 64 bits (it then saturates).
+  [[nodiscard]] bool merge(const FunctionValues &Other);
+
+private:
+  static uint8_t bit(FunctionValueKind K) { return uint8_t(1u << unsigned(K)); }
+  uint64_t Values[NumFunctionValueKinds] = {};
+  uint8_t Present = 0;
+};
+
 /// The data of one function in one part.
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)
@@ -116,6 +156,7 @@ struct FunctionData {
   RowTable Self;
   RowTable Calls;
   RowTable Jumps;
+  FunctionValues Values;
 };
 
 /// A PC-sample histogram over [LowPC, HighPC) (gmon.out), before relocation.
@@ -164,6 +205,8 @@ public:
   /// Only valid while the part has no function data.
   void setPositions(llvm::ArrayRef<PositionKind> P);
   RowLayout layout() const { return RowLayout{unsigned(Positions.size())}; }
+  /// The index of a position kind in positions(), if the part has it.
+  std::optional<unsigned> positionIndex(PositionKind K) const;
 
   /// The first header value with this key, or "".
   llvm::StringRef header(llvm::StringRef Key) const;
