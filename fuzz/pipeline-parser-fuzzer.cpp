@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "profkit/IR/PassManager.h"
 #include "profkit/Passes/PassBuilder.h"
-#include "profkit/Passes/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 

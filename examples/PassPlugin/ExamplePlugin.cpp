@@ -13,7 +13,7 @@
 
 #include "profkit/Formats/Format.h"
 #include "profkit/Passes/PassPlugin.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 

@@ -192,3 +192,9 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
     }
   return R;
 }
+
+AnalysisKey InclusiveCostAnalysis::Key;
+
+InclusiveCost InclusiveCostAnalysis::run(Profile &P, ProfileAnalysisManager &) {
+  return InclusiveCost::compute(P);
+}

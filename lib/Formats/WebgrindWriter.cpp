@@ -381,7 +381,7 @@ Error WebgrindWriter::write() {
     ++Seen[{P.function(F).File, P.function(F).Name}];
   size_t ObjectsDropped = 0;
   for (size_t F = 0; F != N; ++F) {
-    const Function &Fn = P.function(F);
+    const profkit::Function &Fn = P.function(F);
     if (Fn.Object && Seen[{Fn.File, Fn.Name}] > 1)
       OS << "object: " << F << ' ' << clean(P.Strings.str(Fn.Object)) << '\n';
     else if (Fn.Object)

@@ -704,7 +704,7 @@ const Symbol *Relocator::symbolNamed(FuncId F) const {
 Error Relocator::chooseObject(const Part &Pt) {
   DenseMap<StrId, std::pair<unsigned, unsigned>> Found; // Found, functions.
   for (const FunctionData &FD : Pt.functions()) {
-    const Function &F = P.function(FD.Id);
+    const profkit::Function &F = P.function(FD.Id);
     if (isOurObject(F.Object))
       return Error::success();
     auto &[In, All] = Found[F.Object];
@@ -833,4 +833,35 @@ Error Relocator::run() {
 Error profkit::relocate(Profile &P, StringRef BinaryPath,
                         const RelocateOptions &Opts) {
   return Relocator(P, BinaryPath, Opts).run();
+}
+
+Expected<RelocatePass> RelocatePass::create(const PassParams &Params,
+                                            PassContext &Ctx) {
+  RelocatePass R;
+  R.Params = Params;
+  R.Ctx = &Ctx;
+  // Without binary=, the program of -binary; spelled out, so that
+  // -print-pipeline-passes reproduces the run.
+  if (!R.Params.has("binary") && !Ctx.Binary.empty())
+    R.Params.setValue("binary", Ctx.Binary);
+  R.Binary = R.Params.get("binary").str();
+  if (R.Binary.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "pass 'relocate' needs the program: "
+                             "relocate<binary=PROG> or -binary=PROG");
+  R.Lines = R.Params.getFlag("lines");
+  R.Demangle = R.Params.getFlag("demangle");
+  return R;
+}
+
+Expected<PreservedAnalyses> RelocatePass::run(Profile &P,
+                                              ProfileAnalysisManager &) {
+  RelocateOptions Opts;
+  Opts.Lines = Lines;
+  Opts.Demangle = Demangle;
+  Opts.Warn = Ctx->Warn;
+  Opts.Note = Ctx->Note;
+  if (Error E = relocate(P, Binary, Opts))
+    return std::move(E);
+  return PreservedAnalyses::none();
 }

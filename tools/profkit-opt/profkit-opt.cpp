@@ -218,19 +218,34 @@ static void registerInstrumentation(PassInstrumentationCallbacks &PIC) {
   });
 }
 
+/// The driver's read stage: reads an input and, when -binary is given and
+/// the pipeline has no relocate pass, relocates it against the program.
+struct InputReader {
+  ReadOptions Read;
+  bool Relocate = false;
+  Expected<std::unique_ptr<Profile>> read(StringRef Path) const {
+    Expected<std::unique_ptr<Profile>> P = readProfile(Path, Read);
+    if (!P || !Relocate)
+      return P;
+    RelocateOptions RelOpts;
+    RelOpts.Warn = warn;
+    RelOpts.Note = note;
+    RelOpts.Demangle = DemangleSymbols;
+    if (Error E = relocate(**P, Binary, RelOpts))
+      return std::move(E);
+    return P;
+  }
+};
+
 static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
-                 const PassContext &Ctx) {
-  Expected<std::unique_ptr<Profile>> P = readProfile(Inputs.front(), Ctx.Read);
+                 const InputReader &Reader) {
+  Expected<std::unique_ptr<Profile>> P = Reader.read(Inputs.front());
   if (!P)
     return P.takeError();
   // The process ends right after this: let the system take the profile's
   // memory back at once instead of freeing its tables one by one (a few
   // percent of the time of reading a large profile, in cache misses).
   auto Bury = make_scope_exit([&] { BuryPointer(std::move(*P)); });
-  // `merge` does the same for the other inputs.
-  if (Ctx.AfterRead)
-    if (Error E = Ctx.AfterRead(**P))
-      return E;
 
   PassInstrumentationCallbacks PIC;
   registerInstrumentation(PIC);
@@ -319,20 +334,27 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  PassContext Ctx;
-  Ctx.Read.Warn = warn;
-  Ctx.Read.Note = note;
-  Ctx.Read.Threads = ReadThreads;
-  Ctx.Read.Binary = Binary;
+  InputReader Reader;
+  Reader.Read.Warn = warn;
+  Reader.Read.Note = note;
+  Reader.Read.Threads = ReadThreads;
+  Reader.Read.Binary = Binary;
   if (MaxMemory.getNumOccurrences())
-    Ctx.Read.MaxMemory = MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;
+    Reader.Read.MaxMemory =
+        MaxMemory > (UINT64_MAX >> 20) ? 0 : MaxMemory << 20;
   else // Half the physical memory: fail cleanly before the machine swaps.
-    Ctx.Read.MaxMemory =
+    Reader.Read.MaxMemory =
         uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
+  PassContext Ctx;
   Ctx.Warn = warn;
   Ctx.Note = note;
-  if (Inputs.size() > 1)
-    Ctx.ExtraInputs.assign(Inputs.begin() + 1, Inputs.end());
+  Ctx.Binary = Binary;
+  size_t NextInput = 1;
+  Ctx.NextInput = [&]() -> Expected<std::unique_ptr<Profile>> {
+    if (NextInput >= Inputs.size())
+      return nullptr;
+    return Reader.read(Inputs[NextInput++]);
+  };
   ProfilePassManager PM;
   if (Error E = parsePassPipeline(PM, Passes, Ctx))
     fail(std::move(E));
@@ -368,16 +390,10 @@ int main(int argc, char **argv) {
   // -binary without a `relocate` pass relocates every input as it is read,
   // before the pipeline runs; with one, the pass does it (its binary=
   // defaults to -binary). Either way -binary gives gmon.out's address layout.
-  if (!Binary.empty() && none_of(PM.passes(), [](const auto &Pass) {
+  Reader.Relocate =
+      !Binary.empty() && none_of(PM.passes(), [](const auto &Pass) {
         return Pass->name() == "relocate";
-      }))
-    Ctx.AfterRead = [](Profile &P) {
-      RelocateOptions RelOpts;
-      RelOpts.Warn = warn;
-      RelOpts.Note = note;
-      RelOpts.Demangle = DemangleSymbols;
-      return relocate(P, Binary, RelOpts);
-    };
+      });
 
   const FormatInfo *Writer = nullptr;
   if (!PrintIR && !DisableOutput) {
@@ -389,7 +405,7 @@ int main(int argc, char **argv) {
   warnIgnoredOptions(PrintIR || DisableOutput ? StringRef()
                                               : StringRef(OutputFormat));
 
-  if (Error E = run(Writer, PM, Ctx))
+  if (Error E = run(Writer, PM, Reader))
     fail(std::move(E));
   return 0;
 }

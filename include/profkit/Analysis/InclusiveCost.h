@@ -17,6 +17,7 @@
 #ifndef PROFKIT_ANALYSIS_INCLUSIVECOST_H
 #define PROFKIT_ANALYSIS_INCLUSIVECOST_H
 
+#include "profkit/IR/PassManager.h"
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
@@ -66,6 +67,17 @@ private:
   std::vector<bool> HasCallers, Recursive;
   std::vector<unsigned> PartsWithData, Component;
   std::vector<uint64_t> Total;
+};
+
+/// The analysis manager's handle on InclusiveCost: cached, so later passes
+/// (filter<min-inclusive=...>) and writers reuse it until a pass changes
+/// costs or calls.
+class InclusiveCostAnalysis : public AnalysisInfoMixin<InclusiveCostAnalysis> {
+public:
+  static constexpr const char *PassName = "inclusive-cost";
+  static AnalysisKey Key;
+  using Result = InclusiveCost;
+  Result run(Profile &P, ProfileAnalysisManager &AM);
 };
 
 } // namespace profkit

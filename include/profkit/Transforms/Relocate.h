@@ -19,15 +19,15 @@
 //    profile can then be written as gmon.out for that executable.
 //
 // A part holding both functions and address-level data is relocated already
-// and left as it is. This is the body of the `relocate` pass
-// (lib/Passes/Relocate.cpp); profkit-opt -binary runs it on every input when
-// the pipeline has none.
+// and left as it is. The `relocate` pass runs it; profkit-opt -binary runs
+// it on every input when the pipeline has none.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PROFKIT_TRANSFORMS_RELOCATE_H
 #define PROFKIT_TRANSFORMS_RELOCATE_H
 
+#include "profkit/IR/PassParams.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <functional>
@@ -37,7 +37,6 @@ class Twine;
 }
 
 namespace profkit {
-class Profile;
 
 struct RelocateOptions {
   /// Map addresses to files and lines with DWARF (else functions only).
@@ -52,6 +51,19 @@ struct RelocateOptions {
 /// above). Fails if the binary is not an ELF executable or has no symbols.
 llvm::Error relocate(Profile &P, llvm::StringRef BinaryPath,
                      const RelocateOptions &Opts = {});
+
+struct RelocatePass : ParamPassMixin<RelocatePass> {
+  static constexpr const char *PassName = "relocate";
+  static llvm::Expected<RelocatePass> create(const PassParams &Params,
+                                             PassContext &Ctx);
+  llvm::Expected<PreservedAnalyses> run(Profile &P, ProfileAnalysisManager &AM);
+
+private:
+  std::string Binary;
+  bool Lines = true;
+  bool Demangle = true;
+  PassContext *Ctx = nullptr;
+};
 
 } // namespace profkit
 

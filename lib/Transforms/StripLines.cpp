@@ -1,7 +1,7 @@
 //===- StripLines.cpp - Function granularity ------------------------------===//
 
-#include "profkit/Passes/StripLines.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/StripLines.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 
 using namespace profkit;
 using namespace llvm;

@@ -1,7 +1,7 @@
 //===- Rename.cpp - Rewrite function names by regex -----------------------===//
 
-#include "profkit/Passes/Rename.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/Rename.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 
 using namespace profkit;
 using namespace llvm;

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PROFKIT_PASSES_PASSMANAGER_H
-#define PROFKIT_PASSES_PASSMANAGER_H
+#ifndef PROFKIT_IR_PASSMANAGER_H
+#define PROFKIT_IR_PASSMANAGER_H
 
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/Any.h"

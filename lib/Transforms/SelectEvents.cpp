@@ -1,7 +1,7 @@
 //===- SelectEvents.cpp - Keep some events, in a given order --------------===//
 
-#include "profkit/Passes/SelectEvents.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/SelectEvents.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "profkit/Passes/Merge.h"
+#include "profkit/Transforms/Merge.h"
 #include "profkit/Formats/Gmon.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 
@@ -199,8 +199,6 @@ bool Merger::finish() {
 
 Expected<PreservedAnalyses> MergePass::run(Profile &P,
                                            ProfileAnalysisManager &) {
-  std::vector<std::string> Inputs = std::move(Ctx->ExtraInputs);
-  Ctx->ExtraInputs.clear();
   Merger M(FoldParts, StripPath.get(), Basename);
   auto Failed = [&] {
     return M.Failure ? createStringError(inconvertibleErrorCode(),
@@ -213,14 +211,13 @@ Expected<PreservedAnalyses> MergePass::run(Profile &P,
     // The first input is no longer needed: free it before reading the next.
     P = Profile();
   }
-  for (const std::string &Path : Inputs) {
-    Expected<std::unique_ptr<Profile>> Q = readProfile(Path, Ctx->Read);
+  // One input at a time, each freed before the next is read.
+  while (true) {
+    Expected<std::unique_ptr<Profile>> Q = Ctx->NextInput();
     if (!Q)
       return Q.takeError();
-    // Inputs get what the first one got before the pipeline (-binary).
-    if (Ctx->AfterRead)
-      if (Error E = Ctx->AfterRead(**Q))
-        return E;
+    if (!*Q)
+      break;
     if (!M.add(**Q))
       return Failed();
   }

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "profkit/Passes/EvalEvents.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/EvalEvents.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 

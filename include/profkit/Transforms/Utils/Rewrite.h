@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PROFKIT_PASSES_REWRITE_H
-#define PROFKIT_PASSES_REWRITE_H
+#ifndef PROFKIT_TRANSFORMS_UTILS_REWRITE_H
+#define PROFKIT_TRANSFORMS_UTILS_REWRITE_H
 
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/SmallVector.h"

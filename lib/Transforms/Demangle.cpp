@@ -1,8 +1,8 @@
 //===- Demangle.cpp - Demangle function names -----------------------------===//
 
-#include "profkit/Passes/Demangle.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/Demangle.h"
 #include "profkit/Support/Demangle.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 
 using namespace profkit;
 using namespace llvm;

@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PROFKIT_PASSES_FILTER_H
-#define PROFKIT_PASSES_FILTER_H
+#ifndef PROFKIT_TRANSFORMS_FILTER_H
+#define PROFKIT_TRANSFORMS_FILTER_H
 
-#include "profkit/Passes/PassBuilder.h"
+#include "profkit/IR/PassParams.h"
 
 namespace profkit {
 

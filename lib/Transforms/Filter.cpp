@@ -13,11 +13,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "profkit/Passes/Filter.h"
-#include "profkit/Passes/Analyses.h"
-#include "profkit/Passes/Inclusive.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/Filter.h"
+#include "profkit/Analysis/CallGraph.h"
+#include "profkit/Analysis/Totals.h"
 #include "profkit/Support/Apportion.h"
+#include "profkit/Transforms/Inclusive.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"

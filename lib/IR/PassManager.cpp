@@ -1,6 +1,6 @@
 //===- PassManager.cpp - Passes and analyses over a profile ---------------===//
 
-#include "profkit/Passes/PassManager.h"
+#include "profkit/IR/PassManager.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 

@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PROFKIT_PASSES_EVALEVENTS_H
-#define PROFKIT_PASSES_EVALEVENTS_H
+#ifndef PROFKIT_TRANSFORMS_EVALEVENTS_H
+#define PROFKIT_TRANSFORMS_EVALEVENTS_H
 
-#include "profkit/Passes/PassBuilder.h"
+#include "profkit/IR/PassParams.h"
 
 namespace profkit {
 

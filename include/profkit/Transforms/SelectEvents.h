@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PROFKIT_PASSES_SELECTEVENTS_H
-#define PROFKIT_PASSES_SELECTEVENTS_H
+#ifndef PROFKIT_TRANSFORMS_SELECTEVENTS_H
+#define PROFKIT_TRANSFORMS_SELECTEVENTS_H
 
-#include "profkit/Passes/PassBuilder.h"
+#include "profkit/IR/PassParams.h"
 
 namespace profkit {
 

@@ -1,7 +1,7 @@
 //===- FoldContexts.cpp - Fold fib'2 and f'caller into their base ---------===//
 
-#include "profkit/Passes/FoldContexts.h"
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/FoldContexts.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 
 using namespace profkit;
 using namespace llvm;

@@ -1,18 +1,12 @@
 //===- Inclusive.cpp - The inclusive-cost analysis and pass ---------------===//
 
-#include "profkit/Passes/Inclusive.h"
+#include "profkit/Transforms/Inclusive.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <numeric>
 
 using namespace profkit;
 using namespace llvm;
-
-AnalysisKey InclusiveCostAnalysis::Key;
-
-InclusiveCost InclusiveCostAnalysis::run(Profile &P, ProfileAnalysisManager &) {
-  return InclusiveCost::compute(P);
-}
 
 Expected<InclusivePass> InclusivePass::create(const PassParams &Params,
                                               PassContext &) {

@@ -1,6 +1,6 @@
 //===- Rewrite.cpp - Rebuilding the rows of a profile ---------------------===//
 
-#include "profkit/Passes/Rewrite.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/Support/Error.h"
 
 using namespace profkit;

@@ -1,13 +1,12 @@
-//===- Analyses.cpp - call-graph and totals analyses ----------------------===//
+//===- CallGraph.cpp - The call-graph analysis ----------------------------===//
 
-#include "profkit/Passes/Analyses.h"
+#include "profkit/Analysis/CallGraph.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace profkit;
 using namespace llvm;
 
 AnalysisKey CallGraphAnalysis::Key;
-AnalysisKey TotalsAnalysis::Key;
 
 CallGraphAnalysis::Result CallGraphAnalysis::run(Profile &P,
                                                  ProfileAnalysisManager &) {
@@ -32,21 +31,5 @@ CallGraphAnalysis::Result CallGraphAnalysis::run(Profile &P,
       llvm::sort(V);
       V.erase(std::unique(V.begin(), V.end()), V.end());
     }
-  return R;
-}
-
-TotalsAnalysis::Result TotalsAnalysis::run(Profile &P,
-                                           ProfileAnalysisManager &) {
-  Result R;
-  R.NumEvents = P.events().size();
-  R.Total.assign(R.NumEvents, 0);
-  R.Self.assign(P.numFunctions() * R.NumEvents, 0);
-  for (const auto &Pt : P.parts())
-    for (const FunctionData &FD : Pt->functions())
-      for (const Row &Rw : FD.Self)
-        for (size_t E = 0; E != Rw.Values.size() && E != R.NumEvents; ++E) {
-          addCost(R.Self[size_t(FD.Id) * R.NumEvents + E], Rw.Values[E]);
-          addCost(R.Total[E], Rw.Values[E]);
-        }
   return R;
 }
