@@ -33,7 +33,7 @@ targets=("$@")
 [ ${#targets[@]} -ne 0 ] ||
   targets=(callgrind-reader webgrind-reader gmon-reader roundtrip pipeline-parser)
 
-ninja -C "$build" -j2 profkit-fuzzers >/dev/null ||
+ninja -C "$build" -j "$(nproc)" profkit-fuzzers >/dev/null ||
   { echo "fuzz build: FAILED"; exit 1; }
 corpus="$build/fuzz-corpus"
 if [ ! -d "$corpus/pipeline-parser" ]; then

@@ -15,22 +15,30 @@ fuzz_runs=${PROFKIT_FUZZ_RUNS:-20000}
 status=0
 passed=0 failed=0 skipped=0
 
-# lit's summary lines look like "  Passed: 12 (100.00%)".
-count() {
-  local n
-  n=$(sed -nE "s/^ *$2 *: *([0-9]+).*/\1/p" "$1" | head -n1)
-  echo "${n:-0}"
-}
+jobs=$(nproc)
+# Counts come from lit's JSON results (-o), pass or fail from its exit status.
 run_lit() { # BUILD_DIR
-  local out
-  out=$(mktemp)
-  python3 "$lit" -sv "$1/test" "$1/unittests" 2>&1 | tee "$out"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  passed=$(( passed + $(count "$out" Passed) + $(count "$out" 'Expectedly Failed') ))
-  failed=$(( failed + $(count "$out" Failed) + $(count "$out" 'Unexpectedly Passed') +
-             $(count "$out" Unresolved) + $(count "$out" 'Timed Out') ))
-  skipped=$(( skipped + $(count "$out" Unsupported) ))
-  rm -f "$out"
+  local results
+  results=$(mktemp)
+  local rc=0
+  python3 "$lit" -sv -j "$jobs" -o "$results" "$1/test" "$1/unittests" || rc=1
+  read -r p f s < <(python3 - "$results" <<'PY'
+import json, sys
+try:
+    tests = json.load(open(sys.argv[1]))["tests"]
+except (OSError, ValueError, KeyError):
+    tests = []
+codes = [t["code"] for t in tests]
+ok = sum(c in ("PASS", "XFAIL") for c in codes)
+skip = sum(c == "UNSUPPORTED" for c in codes)
+print(ok, len(codes) - ok - skip, skip)
+PY
+)
+  # lit failing with no failed test (a test suite that did not load) is a
+  # failure too.
+  [ "$rc" -eq 0 ] || { status=1; [ "$f" -gt 0 ] || f=1; }
+  passed=$(( passed + p )) failed=$(( failed + f )) skipped=$(( skipped + s ))
+  rm -f "$results"
 }
 
 echo "== lit and unit tests (build)"
@@ -43,7 +51,7 @@ if [ ! -f build-sanitize/build.ninja ]; then
     -DPROFKIT_SANITIZE=ON -DPROFKIT_BUILD_FUZZERS=ON \
     -DPROFKIT_TEST_CC="$(command -v cc)" >/dev/null || exit 1
 fi
-if ! ninja -C build-sanitize -j2; then
+if ! ninja -C build-sanitize -j "$jobs"; then
   echo "build-sanitize: FAILED"
   failed=$(( failed + 1 ))
   status=1
@@ -55,12 +63,15 @@ else
   run_lit build-sanitize
 
   echo "== fuzz targets, $fuzz_runs inputs each, fixed seed (build-sanitize)"
-  fuzz_out=$(mktemp)
-  bash fuzz/run-fuzzers.sh "runs:$fuzz_runs" build-sanitize 2>&1 | tee "$fuzz_out"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  passed=$(( passed + $(grep -c 'no findings$' "$fuzz_out") ))
-  failed=$(( failed + $(grep -c ': FAILED' "$fuzz_out") ))
-  rm -f "$fuzz_out"
+  for target in callgrind-reader webgrind-reader gmon-reader roundtrip \
+    pipeline-parser; do
+    if bash fuzz/run-fuzzers.sh "runs:$fuzz_runs" build-sanitize "$target"; then
+      passed=$(( passed + 1 ))
+    else
+      failed=$(( failed + 1 ))
+      status=1
+    fi
+  done
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
