@@ -77,7 +77,7 @@ private:
 /// range are summed (as gprof sums them), arcs and blocks kept in order.
 void GmonWriter::collect() {
   for (const auto &Pt : P.parts()) {
-    for (const Histogram &H : Pt->Histograms) {
+    for (const Histogram &H : Pt->Addresses.Histograms) {
       auto Same = find_if(Hists, [&](const Histogram &O) {
         return O.LowPC == H.LowPC && O.HighPC == H.HighPC &&
                O.Bins.size() == H.Bins.size();
@@ -90,8 +90,10 @@ void GmonWriter::collect() {
         if (!addCost(Same->Bins[I], H.Bins[I]))
           warn("histogram bin sum overflows 64 bits; saturated");
     }
-    Arcs.insert(Arcs.end(), Pt->Arcs.begin(), Pt->Arcs.end());
-    Blocks.insert(Blocks.end(), Pt->Blocks.begin(), Pt->Blocks.end());
+    Arcs.insert(Arcs.end(), Pt->Addresses.Arcs.begin(),
+                Pt->Addresses.Arcs.end());
+    Blocks.insert(Blocks.end(), Pt->Addresses.Blocks.begin(),
+                  Pt->Addresses.Blocks.end());
   }
 }
 
@@ -284,8 +286,8 @@ Error profkit::writeGmon(const Profile &P, raw_ostream &OS,
     Known = true;
   } else {
     for (const auto &Pt : P.parts())
-      if (Pt->AddressSize) {
-        L = AddressLayout{Pt->AddressSize, Pt->BigEndian};
+      if (Pt->Addresses.AddressSize) {
+        L = AddressLayout{Pt->Addresses.AddressSize, Pt->Addresses.BigEndian};
         Known = true;
         break;
       }

@@ -195,10 +195,10 @@ void Printer::printPart(const Part &Pt, unsigned Number) {
     }
   }
 
-  if (Pt.AddressSize)
-    OS << "  addresses: " << Pt.AddressSize * 8 << "-bit "
-       << (Pt.BigEndian ? "big" : "little") << "-endian\n";
-  for (const Histogram &H : Pt.Histograms) {
+  if (Pt.Addresses.AddressSize)
+    OS << "  addresses: " << Pt.Addresses.AddressSize * 8 << "-bit "
+       << (Pt.Addresses.BigEndian ? "big" : "little") << "-endian\n";
+  for (const Histogram &H : Pt.Addresses.Histograms) {
     OS << "  histogram " << format_hex(H.LowPC, 0) << '-'
        << format_hex(H.HighPC, 0) << " rate=" << H.Rate << " dimension=\""
        << H.Dimension << "\" abbrev=" << H.Abbrev << " bins=" << H.Bins.size()
@@ -207,10 +207,10 @@ void Printer::printPart(const Part &Pt, unsigned Number) {
       if (H.Bins[I])
         OS << "    bin " << I << ": " << H.Bins[I] << '\n';
   }
-  for (const AddressArc &A : Pt.Arcs)
+  for (const AddressArc &A : Pt.Addresses.Arcs)
     OS << "  arc " << format_hex(A.FromPC, 0) << " -> "
        << format_hex(A.SelfPC, 0) << " : count=" << A.Count << '\n';
-  for (const BlockCount &B : Pt.Blocks)
+  for (const BlockCount &B : Pt.Addresses.Blocks)
     OS << "  block " << format_hex(B.Address, 0) << " : count=" << B.Count
        << '\n';
 

@@ -79,11 +79,8 @@ bool FunctionValues::merge(const FunctionValues &Other) {
     case FunctionValueKind::FirstLine:
       break;
     case FunctionValueKind::HeadSamples: {
-      uint64_t Sum;
-      if (__builtin_add_overflow(*Ours, *Theirs, &Sum)) {
-        Sum = UINT64_MAX;
-        Ok = false;
-      }
+      uint64_t Sum = *Ours;
+      Ok &= addCost(Sum, *Theirs);
       set(K, Sum);
       break;
     }

@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Transforms/Merge.h"
-#include "profkit/Formats/Gmon.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
@@ -129,20 +128,21 @@ bool Merger::add(const Profile &Src) {
       // As gprof -s: histograms of the same range summed bin by bin
       // (gprof's rules and messages), arcs with the same ends and blocks at
       // the same address summed.
-      for (const Histogram &H : Pt->Histograms) {
+      for (const Histogram &H : Pt->Addresses.Histograms) {
         bool Saturated = false;
-        if (Error E = addHistogram(Folded->Histograms, H, Saturated)) {
+        if (Error E =
+                addHistogram(Folded->Addresses.Histograms, H, Saturated)) {
           Failure = Src.SourceName +
                     ": cannot merge its histogram: " + toString(std::move(E));
           return false;
         }
         Ok &= !Saturated;
       }
-      Ok &= addArcs(Folded->Arcs, Pt->Arcs);
-      Ok &= addBlocks(Folded->Blocks, Pt->Blocks);
-      if (!Folded->AddressSize)
-        std::tie(Folded->AddressSize, Folded->BigEndian) =
-            std::tie(Pt->AddressSize, Pt->BigEndian);
+      Ok &= addArcs(Folded->Addresses.Arcs, Pt->Addresses.Arcs);
+      Ok &= addBlocks(Folded->Addresses.Blocks, Pt->Addresses.Blocks);
+      if (!Folded->Addresses.AddressSize)
+        std::tie(Folded->Addresses.AddressSize, Folded->Addresses.BigEndian) =
+            std::tie(Pt->Addresses.AddressSize, Pt->Addresses.BigEndian);
       if (Folded->Summary && Summary) {
         Folded->Summary->resize(Out.events().size());
         for (size_t I = 0; I != Summary->size(); ++I)

@@ -261,8 +261,7 @@ static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
   // as they are (gprof's habit is to name the program, so say how).
   if (Writer && Writer->Name != "gmon" &&
       any_of((*P)->parts(), [](const auto &Pt) {
-        return Pt->functions().empty() &&
-               (!Pt->Histograms.empty() || !Pt->Arcs.empty());
+        return Pt->functions().empty() && Pt->Addresses.hasAddresses();
       }))
     return createStringError(
         inconvertibleErrorCode(),

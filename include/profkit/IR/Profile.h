@@ -9,13 +9,14 @@
 //     parts: one per thread / dump / appended run
 //       header lines in order, positions (instr, line, bb), summary, totals
 //       per function: RowTables of self costs, calls and jumps
-//       address-level data not yet tied to functions (histograms, arcs)
+//       address-level data not yet tied to functions (AddressData)
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PROFKIT_IR_PROFILE_H
 #define PROFKIT_IR_PROFILE_H
 
+#include "profkit/IR/AddressData.h"
 #include "profkit/IR/RowTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -159,25 +160,6 @@ struct FunctionData {
   FunctionValues Values;
 };
 
-/// A PC-sample histogram over [LowPC, HighPC) (gmon.out), before relocation.
-struct Histogram {
-  uint64_t LowPC = 0, HighPC = 0;
-  uint64_t Rate = 0;     // Samples per Dimension unit (profrate).
-  std::string Dimension; // "seconds", ...
-  char Abbrev = 's';
-  std::vector<uint64_t> Bins;
-};
-
-/// A caller-to-callee arc by address (gmon.out), before relocation.
-struct AddressArc {
-  uint64_t FromPC, SelfPC, Count;
-};
-
-/// An execution count of the basic block at an address (gmon.out).
-struct BlockCount {
-  uint64_t Address, Count;
-};
-
 struct HeaderLine {
   std::string Key;
   std::string Value;
@@ -224,13 +206,8 @@ public:
   /// Gives back the slack of every table, once the part is read.
   void shrink();
 
-  std::vector<Histogram> Histograms;
-  std::vector<AddressArc> Arcs;
-  std::vector<BlockCount> Blocks;
-  /// Address size in bytes (4 or 8) and byte order of the program the
-  /// addresses belong to, when known (gmon.out, relocation); 0 if unknown.
-  unsigned AddressSize = 0;
-  bool BigEndian = false;
+  /// Data by address, not yet tied to functions (gmon.out).
+  AddressData Addresses;
 
 private:
   llvm::SmallVector<PositionKind, 3> Positions;

@@ -34,6 +34,7 @@
 #ifndef PROFKIT_IR_ROWTABLE_H
 #define PROFKIT_IR_ROWTABLE_H
 
+#include "profkit/Support/Saturating.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Compiler.h"
@@ -339,15 +340,6 @@ private:
   uint8_t RunWord;
   bool Sorted = true; // Keys strictly increase along the stream.
 };
-
-/// Adds B to A, saturating. Returns false on overflow.
-inline bool addCost(uint64_t &A, uint64_t B) {
-  if (__builtin_add_overflow(A, B, &A)) {
-    A = UINT64_MAX;
-    return false;
-  }
-  return true;
-}
 
 } // namespace profkit
 

@@ -17,11 +17,7 @@ Part profkit::copyPartShell(const Part &From,
   To.Header = From.Header;
   To.Summary = From.Summary;
   To.Totals = From.Totals;
-  To.Histograms = From.Histograms;
-  To.Arcs = From.Arcs;
-  To.Blocks = From.Blocks;
-  To.AddressSize = From.AddressSize;
-  To.BigEndian = From.BigEndian;
+  To.Addresses = From.Addresses;
   return To;
 }
 

@@ -1,13 +1,13 @@
-//===- Gmon.cpp - Combining gmon.out data as gprof does -------------------===//
+//===- AddressData.cpp - Combining gmon.out data as gprof does ------------===//
 //
 // gprof's rules for several histogram records and arcs (hist.c, call_graph.c,
 // and `gprof -s`), shared by the reader (records of one file) and the merge
-// pass (several runs). See Gmon.h.
+// pass (several runs). See AddressData.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "profkit/Formats/Gmon.h"
-#include "profkit/IR/Profile.h"
+#include "profkit/IR/AddressData.h"
+#include "profkit/Support/Saturating.h"
 #include "llvm/ADT/Twine.h"
 #include <cmath>
 #include <map>
