@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Formats/Format.h"
-#include "profkit/Formats/Gmon.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Object/Executable.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Endian.h"
@@ -359,23 +359,6 @@ Expected<std::unique_ptr<Profile>> GmonReader::read() {
   Pt.Header.push_back({"creator", Is44 ? "gmon.out (4.4BSD format)"
                                        : "gmon.out (old BSD format)"});
   return std::move(Result);
-}
-
-Expected<AddressLayout> profkit::readExecutableLayout(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileSlice(Path, 16, 0, /*IsVolatile=*/false);
-  if (!Buf)
-    return createStringError(Buf.getError(), "%s: %s", Path.str().c_str(),
-                             Buf.getError().message().c_str());
-  StringRef Id = (*Buf)->getBuffer();
-  if (Id.size() < 16 ||
-      !Id.starts_with("\x7f"
-                      "ELF") ||
-      (Id[4] != 1 && Id[4] != 2) || (Id[5] != 1 && Id[5] != 2))
-    return createStringError(inconvertibleErrorCode(),
-                             "%s: not in executable format",
-                             Path.str().c_str());
-  return AddressLayout{Id[4] == 1 ? 4u : 8u, Id[5] == 2};
 }
 
 Expected<std::unique_ptr<Profile>> profkit::readGmon(InputStream &In,

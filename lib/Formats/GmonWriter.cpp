@@ -17,8 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Formats/Format.h"
-#include "profkit/Formats/Gmon.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Object/Executable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"

@@ -10,6 +10,7 @@
 
 #include "profkit/Transforms/Relocate.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Object/Executable.h"
 #include "profkit/Support/Apportion.h"
 #include "profkit/Support/Demangle.h"
 #include "llvm/ADT/DenseMap.h"
@@ -17,187 +18,15 @@
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/BinaryFormat/ELF.h"
-#include "llvm/DebugInfo/Symbolize/Symbolize.h"
-#include "llvm/Object/ELFObjectFile.h"
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 using namespace profkit;
 using namespace llvm;
-using namespace llvm::object;
-
-namespace {
-
-struct Symbol {
-  uint64_t Addr = 0;
-  uint64_t End = 0; // Exclusive.
-  std::string Name;
-  unsigned Rank = 0; // Lower is preferred among aliases.
-  bool Excluded = false;
-};
-
-/// gprof's rule for local symbols: no '$', and each '.' only as part of a
-/// ".NNN", ".clone.N" or ".constprop.N" suffix.
-static bool acceptLocalName(StringRef Name) {
-  if (Name.contains('$'))
-    return false;
-  size_t Dot = Name.find('.');
-  while (Dot != StringRef::npos) {
-    StringRef Rest = Name.drop_front(Dot);
-    for (StringRef Prefix : {".clone.", ".constprop."})
-      if (Rest.starts_with(Prefix)) {
-        Rest = Rest.drop_front(Prefix.size() - 1);
-        break;
-      }
-    Rest = Rest.drop_front(); // The '.'.
-    size_t Digits = 0;
-    while (Digits < Rest.size() && isDigit(Rest[Digits]))
-      ++Digits;
-    if (!Digits)
-      return false;
-    size_t Next = Rest.drop_front(Digits).find('.');
-    Dot = Next == StringRef::npos ? Next
-                                  : Name.size() - Rest.size() + Digits + Next;
-  }
-  return true;
-}
-
-class SymbolTable {
-public:
-  Error build(const ELFObjectFileBase &Obj, StringRef Path);
-  /// The symbol containing Addr, or nullptr.
-  const Symbol *lookup(uint64_t Addr) const {
-    auto It = llvm::upper_bound(
-        Syms, Addr, [](uint64_t A, const Symbol &S) { return A < S.Addr; });
-    if (It == Syms.begin())
-      return nullptr;
-    --It;
-    return Addr < It->End ? &*It : nullptr;
-  }
-  const Symbol *byName(StringRef Name) const {
-    auto It = Names.find(Name);
-    if (It != Names.end())
-      return &Syms[It->second];
-    It = Demangled.find(Name);
-    return It != Demangled.end() ? &Syms[It->second] : nullptr;
-  }
-  const std::vector<Symbol> &symbols() const { return Syms; }
-
-private:
-  std::vector<Symbol> Syms;
-  StringMap<size_t> Names, Demangled;
-};
-
-} // namespace
-
-Error SymbolTable::build(const ELFObjectFileBase &Obj, StringRef Path) {
-  struct Range {
-    uint64_t Begin, End;
-  };
-  std::vector<Range> Text;
-  for (const SectionRef &S : Obj.sections())
-    if (S.isText() && S.getSize())
-      Text.push_back({S.getAddress(), S.getAddress() + S.getSize()});
-  auto SectionEnd = [&](uint64_t Addr) -> uint64_t {
-    for (const Range &R : Text)
-      if (Addr >= R.Begin && Addr < R.End)
-        return R.End;
-    return Addr;
-  };
-
-  auto AddAll = [&](ELFObjectFileBase::elf_symbol_iterator_range Range) {
-    for (const ELFSymbolRef &S : Range) {
-      Expected<section_iterator> Sec = S.getSection();
-      if (!Sec) {
-        consumeError(Sec.takeError());
-        continue;
-      }
-      if (*Sec == Obj.section_end() || !(*Sec)->isText())
-        continue;
-      uint8_t Type = S.getELFType();
-      if (Type != ELF::STT_FUNC && Type != ELF::STT_NOTYPE &&
-          Type != ELF::STT_GNU_IFUNC)
-        continue;
-      Expected<StringRef> Name = S.getName();
-      Expected<uint64_t> Addr = S.getAddress();
-      if (!Name || !Addr) {
-        consumeError(Name.takeError());
-        consumeError(Addr.takeError());
-        continue;
-      }
-      bool Local = S.getBinding() == ELF::STB_LOCAL;
-      if (Name->empty() || (Local && !acceptLocalName(*Name)))
-        continue;
-      Symbol Sym;
-      Sym.Addr = *Addr;
-      Sym.Name = Name->str();
-      Sym.Rank = (Local ? 4 : 0) + (Type == ELF::STT_NOTYPE ? 2 : 0) +
-                 (Name->starts_with("_") ? 1 : 0);
-      Syms.push_back(std::move(Sym));
-    }
-  };
-  AddAll(Obj.symbols());
-  if (Syms.empty()) // Stripped: fall back to the dynamic symbols.
-    AddAll(Obj.getDynamicSymbolIterators());
-
-  // PLT entries, as BFD's synthetic NAME@plt symbols.
-  static bool TargetsReady = [] {
-    InitializeAllTargetInfos();
-    InitializeAllTargetMCs();
-    return true;
-  }();
-  (void)TargetsReady;
-  for (const ELFPltEntry &E : Obj.getPltEntries()) {
-    if (!E.Symbol)
-      continue;
-    Expected<StringRef> Name = SymbolRef(*E.Symbol, &Obj).getName();
-    if (!Name) {
-      consumeError(Name.takeError());
-      continue;
-    }
-    Symbol Sym;
-    Sym.Addr = E.Address;
-    Sym.Name = (*Name + "@plt").str();
-    Sym.Rank = 3;
-    Syms.push_back(std::move(Sym));
-  }
-
-  if (Syms.empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "file `%s' has no symbols", Path.str().c_str());
-  llvm::stable_sort(Syms, [](const Symbol &A, const Symbol &B) {
-    return std::tie(A.Addr, A.Rank) < std::tie(B.Addr, B.Rank);
-  });
-  // One symbol per address: the best ranked.
-  Syms.erase(
-      llvm::unique(Syms, [](const Symbol &A,
-                            const Symbol &B) { return A.Addr == B.Addr; }),
-      Syms.end());
-  for (size_t I = 0; I != Syms.size(); ++I) {
-    Symbol &S = Syms[I];
-    uint64_t SecEnd = SectionEnd(S.Addr);
-    S.End = I + 1 != Syms.size() ? Syms[I + 1].Addr : SecEnd;
-    if (S.End <= S.Addr)
-      S.End = S.Addr + 1;
-    S.Excluded =
-        is_contained({"mcount", "_mcount", "__mcount", "__mcount_internal",
-                      "_gprof_mcount", "__mcleanup"},
-                     S.Name);
-    Names.try_emplace(S.Name, I);
-    std::string D = demangleName(S.Name);
-    if (D != S.Name)
-      Demangled.try_emplace(D, I);
-  }
-  return Error::success();
-}
 
 namespace {
 /// A function of a part's call graph, for llvm::scc_iterator.
@@ -219,15 +48,10 @@ namespace {
 class Relocator {
 public:
   Relocator(Profile &P, StringRef Path, const RelocateOptions &Opts)
-      : P(P), Path(Path), Opts(Opts), Symbolizer(symbolizerOptions()) {}
+      : P(P), Path(Path), Opts(Opts) {}
   Error run();
 
 private:
-  static symbolize::LLVMSymbolizer::Options symbolizerOptions() {
-    symbolize::LLVMSymbolizer::Options O;
-    O.Demangle = false;
-    return O;
-  }
   struct Place {
     StrId File = 0;
     uint64_t Line = 0;
@@ -236,23 +60,18 @@ private:
   Place place(uint64_t Addr);
   FuncId function(const Symbol &S);
   uint64_t detectBias(const Part &Pt);
-  bool inText(uint64_t Addr) const;
   Error toFunctions(Part &Pt);
   void propagate(Part &Pt);
   Error toAddresses(Part &Pt);
   Error chooseObject(const Part &Pt);
   const Symbol *symbolNamed(FuncId F) const;
-  std::optional<uint64_t> symbolValue(StringRef Name) const;
   bool isOurObject(StrId Object);
   SmallVector<uint64_t, 3> key(const Part &Pt, uint64_t Addr);
 
   Profile &P;
   StringRef Path;
   const RelocateOptions &Opts;
-  OwningBinary<ObjectFile> Bin;
-  const ELFObjectFileBase *Obj = nullptr;
-  SymbolTable Symbols;
-  symbolize::LLVMSymbolizer Symbolizer;
+  std::unique_ptr<Executable> Exe;
   // std::map, not DenseMap: a file may hold any address, DenseMap's two
   // reserved keys included.
   std::map<uint64_t, Place> Places;
@@ -267,19 +86,11 @@ Relocator::Place Relocator::place(uint64_t Addr) {
   auto [It, New] = Places.try_emplace(Addr);
   if (!New || !Opts.Lines)
     return It->second;
-  Expected<DIInliningInfo> Info = Symbolizer.symbolizeInlinedCode(
-      *Obj, {Addr, SectionedAddress::UndefSection});
-  if (!Info) {
-    consumeError(Info.takeError());
-    return It->second;
-  }
-  if (Info->getNumberOfFrames() == 0)
-    return It->second;
-  const DILineInfo &F = Info->getFrame(0);
+  SourcePlace Source = Exe->frame(Addr, /*Innermost=*/true);
   Place Pl;
-  if (F.FileName != DILineInfo::BadString)
-    Pl.File = P.Strings.intern(F.FileName);
-  Pl.Line = F.Line;
+  if (!Source.File.empty())
+    Pl.File = P.Strings.intern(Source.File);
+  Pl.Line = Source.Line;
   // The map may have grown; look the slot up again.
   Places[Addr] = Pl;
   return Pl;
@@ -292,15 +103,9 @@ FuncId Relocator::function(const Symbol &S) {
   StrId File = 0;
   if (Opts.Lines) {
     // The function's own file: the outermost frame at its entry.
-    Expected<DIInliningInfo> Info = Symbolizer.symbolizeInlinedCode(
-        *Obj, {S.Addr, SectionedAddress::UndefSection});
-    if (Info && Info->getNumberOfFrames()) {
-      const DILineInfo &F = Info->getFrame(Info->getNumberOfFrames() - 1);
-      if (F.FileName != DILineInfo::BadString)
-        File = P.Strings.intern(F.FileName);
-    } else if (!Info) {
-      consumeError(Info.takeError());
-    }
+    SourcePlace Source = Exe->frame(S.Addr, /*Innermost=*/false);
+    if (!Source.File.empty())
+      File = P.Strings.intern(Source.File);
   }
   StrId Name = P.Strings.intern(Opts.Demangle ? demangleName(S.Name) : S.Name);
   FuncId F = P.getOrAddFunction(ObjectName, File, Name);
@@ -308,22 +113,14 @@ FuncId Relocator::function(const Symbol &S) {
   return F;
 }
 
-bool Relocator::inText(uint64_t Addr) const {
-  for (const SectionRef &S : Obj->sections())
-    if (S.isText() && Addr >= S.getAddress() &&
-        Addr - S.getAddress() < S.getSize())
-      return true;
-  return false;
-}
-
 /// glibc >= 2.27 writes link-time addresses; older glibc and other libcs
 /// wrote runtime ones for a PIE. Their histogram starts at the runtime
 /// __executable_start, so low_pc minus its link-time value is the bias; it
 /// is taken only if every arc then lands in the program's code.
 uint64_t Relocator::detectBias(const Part &Pt) {
-  if (Obj->getEType() != ELF::ET_DYN)
+  if (!Exe->isPIE())
     return 0;
-  uint64_t Start = symbolValue("__executable_start").value_or(0);
+  uint64_t Start = Exe->symbolValue("__executable_start").value_or(0);
   std::optional<uint64_t> Candidate;
   if (!Pt.Addresses.Histograms.empty()) {
     uint64_t Low = Pt.Addresses.Histograms.front().LowPC;
@@ -337,18 +134,18 @@ uint64_t Relocator::detectBias(const Part &Pt) {
     uint64_t MinSelf = UINT64_MAX;
     for (const AddressArc &A : Pt.Addresses.Arcs)
       MinSelf = std::min(MinSelf, A.SelfPC);
-    if (!inText(MinSelf) && MinSelf > Start)
+    if (!Exe->inText(MinSelf) && MinSelf > Start)
       Candidate = (MinSelf - Start) & ~uint64_t(0xfff);
   }
   if (!Candidate || !*Candidate)
     return 0;
   uint64_t Bias = *Candidate;
   bool AllFit = all_of(Pt.Addresses.Arcs, [&](const AddressArc &A) {
-    return A.FromPC >= Bias && A.SelfPC >= Bias && inText(A.FromPC - Bias) &&
-           inText(A.SelfPC - Bias);
+    return A.FromPC >= Bias && A.SelfPC >= Bias &&
+           Exe->inText(A.FromPC - Bias) && Exe->inText(A.SelfPC - Bias);
   });
   bool LinkTimeFit = all_of(Pt.Addresses.Arcs, [&](const AddressArc &A) {
-    return inText(A.FromPC) && inText(A.SelfPC);
+    return Exe->inText(A.FromPC) && Exe->inText(A.SelfPC);
   });
   if (!AllFit || (LinkTimeFit && !Pt.Addresses.Arcs.empty()))
     return 0;
@@ -407,7 +204,7 @@ Error Relocator::toFunctions(Part &Pt) {
   uint64_t Bias = detectBias(Pt);
   // glibc's histogram ends where the program's text does (etext, rounded
   // up to 4): another program's ends elsewhere.
-  if (std::optional<uint64_t> End = symbolValue("etext"))
+  if (std::optional<uint64_t> End = Exe->symbolValue("etext"))
     for (const Histogram &H : Pt.Addresses.Histograms)
       if (H.HighPC >= Bias && H.HighPC - Bias != alignTo(*End, 4) &&
           H.HighPC - Bias != *End)
@@ -445,7 +242,7 @@ Error Relocator::toFunctions(Part &Pt) {
       if (BinHi <= BinLo)
         continue;
       uint64_t Width = BinHi - BinLo, Cum = 0, Given = 0;
-      const std::vector<Symbol> &Syms = Symbols.symbols();
+      const std::vector<Symbol> &Syms = Exe->symbols();
       auto S = llvm::partition_point(
           Syms, [&](const Symbol &Sym) { return Sym.End / 2 <= BinLo; });
       for (; S != Syms.end() && S->Addr / 2 < BinHi; ++S) {
@@ -475,9 +272,9 @@ Error Relocator::toFunctions(Part &Pt) {
   uint64_t Dropped = 0, Entered = 0;
   for (const AddressArc &A : Pt.Addresses.Arcs) {
     const Symbol *From =
-        A.FromPC >= Bias ? Symbols.lookup(A.FromPC - Bias) : nullptr;
+        A.FromPC >= Bias ? Exe->lookup(A.FromPC - Bias) : nullptr;
     const Symbol *To =
-        A.SelfPC >= Bias ? Symbols.lookup(A.SelfPC - Bias) : nullptr;
+        A.SelfPC >= Bias ? Exe->lookup(A.SelfPC - Bias) : nullptr;
     if (!From || !To || From->Excluded || To->Excluded) {
       ++Dropped;
       continue;
@@ -666,24 +463,6 @@ bool Relocator::isOurObject(StrId Object) {
   return It->second;
 }
 
-/// The value of the (linker-defined) symbol Name, if the program has it.
-std::optional<uint64_t> Relocator::symbolValue(StringRef Name) const {
-  for (const ELFSymbolRef &S : Obj->symbols()) {
-    Expected<StringRef> N = S.getName();
-    if (!N) {
-      consumeError(N.takeError());
-      continue;
-    }
-    if (*N != Name)
-      continue;
-    if (Expected<uint64_t> A = S.getAddress())
-      return *A;
-    else
-      consumeError(A.takeError());
-  }
-  return std::nullopt;
-}
-
 /// The symbol a profile's function names: callgrind names recursion levels
 /// NAME'2, NAME'3, ..., and a function without a symbol by its address.
 const Symbol *Relocator::symbolNamed(FuncId F) const {
@@ -693,8 +472,8 @@ const Symbol *Relocator::symbolNamed(FuncId F) const {
     Name = Base;
   uint64_t Addr;
   if (Name.starts_with("0x") && !Name.drop_front(2).getAsInteger(16, Addr))
-    return Symbols.lookup(Addr);
-  return Symbols.byName(Name);
+    return Exe->lookup(Addr);
+  return Exe->byName(Name);
 }
 
 /// The profile's objects are named by the path the profiler saw; the
@@ -746,7 +525,7 @@ Error Relocator::toAddresses(Part &Pt) {
                      std::optional<uint64_t> &Out) {
     const Symbol *ByName = symbolNamed(F);
     if (InstrIndex && Pos[*InstrIndex]) {
-      const Symbol *ByAddr = Symbols.lookup(Pos[*InstrIndex]);
+      const Symbol *ByAddr = Exe->lookup(Pos[*InstrIndex]);
       if (ByAddr && (!ByName || ByAddr == ByName)) {
         Out = Pos[*InstrIndex];
         return;
@@ -786,24 +565,12 @@ Error Relocator::toAddresses(Part &Pt) {
 }
 
 Error Relocator::run() {
-  Expected<OwningBinary<ObjectFile>> B = ObjectFile::createObjectFile(Path);
-  if (!B) {
-    consumeError(B.takeError());
-    return createStringError(inconvertibleErrorCode(),
-                             "%s: not in executable format",
-                             Path.str().c_str());
-  }
-  Bin = std::move(*B);
-  Obj = dyn_cast<ELFObjectFileBase>(Bin.getBinary());
-  if (!Obj)
-    return createStringError(inconvertibleErrorCode(),
-                             "%s: not in executable format",
-                             Path.str().c_str());
-  if (Error E = Symbols.build(*Obj, Path))
-    return E;
+  Expected<std::unique_ptr<Executable>> E = Executable::open(Path);
+  if (!E)
+    return E.takeError();
+  Exe = std::move(*E);
   ObjectName = P.Strings.intern(Path);
-  unsigned Size = Obj->getBytesInAddress();
-  bool Big = !Obj->isLittleEndian();
+  auto [Size, Big] = Exe->layout();
 
   for (auto &Pt : P.parts()) {
     if (Pt->Addresses.AddressSize &&
