@@ -9,13 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Transforms/Relocate.h"
+#include "profkit/Analysis/GprofPropagation.h"
 #include "profkit/IR/Profile.h"
 #include "profkit/Object/Executable.h"
-#include "profkit/Support/Apportion.h"
 #include "profkit/Support/Demangle.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/GraphTraits.h"
-#include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -27,21 +25,6 @@
 
 using namespace profkit;
 using namespace llvm;
-
-namespace {
-/// A function of a part's call graph, for llvm::scc_iterator.
-struct CGNode {
-  std::vector<CGNode *> Succ;
-};
-} // namespace
-
-template <> struct llvm::GraphTraits<CGNode *> {
-  using NodeRef = CGNode *;
-  using ChildIteratorType = std::vector<CGNode *>::const_iterator;
-  static NodeRef getEntryNode(CGNode *N) { return N; }
-  static ChildIteratorType child_begin(NodeRef N) { return N->Succ.begin(); }
-  static ChildIteratorType child_end(NodeRef N) { return N->Succ.end(); }
-};
 
 namespace {
 
@@ -318,134 +301,26 @@ Error Relocator::toFunctions(Part &Pt) {
   return Error::success();
 }
 
-/// gprof's time propagation (cg_arcs.c: cycle_link, propagate_time) gives
-/// every call row its inclusive cost. Cycles (strongly connected components)
-/// are collapsed into one node whose time is its members' self costs plus
-/// what the calls leaving it carry. Bottom up, a node's time is split over
-/// the calls into it from outside by their counts, as gprof splits it, and
-/// each share adds to the caller's node. gprof gives the calls inside a node
-/// (recursion, calls between the members of a cycle) no time; a viewer that
-/// takes a function's inclusive cost from its incoming calls (KCachegrind)
-/// then shows a member reached only from inside at zero, with no callers. So
-/// the node's time is split over those calls too, by their counts. Every
-/// split is by the largest-remainder rule (apportion), down to the call
-/// sites of a (caller, callee) pair, so the shares add up exactly.
+/// Gives every call row gprof's inclusive cost (GprofPropagation).
 void Relocator::propagate(Part &Pt) {
-  const size_t NE = P.events().size();
+  GprofPropagation G = GprofPropagation::compute(Pt, P.events().size());
   RowLayout L = Pt.layout();
-  DenseMap<FuncId, unsigned> Local;
-  auto Node = [&](FuncId F) {
-    return Local.try_emplace(F, unsigned(Local.size())).first->second;
-  };
-  for (const FunctionData &FD : Pt.functions()) {
-    Node(FD.Id);
-    for (const Row &R : FD.Calls)
-      Node(L.callee(R));
-  }
-  const size_t N = Local.size();
-  std::vector<uint64_t> Self(N * NE, 0);
-  struct Pair {
-    unsigned From, To;
-    uint64_t Count = 0;
-  };
-  std::vector<Pair> Pairs;
-  DenseMap<std::pair<unsigned, unsigned>, unsigned> PairIndex;
-  bool Overflow = false;
-  for (const FunctionData &FD : Pt.functions()) {
-    unsigned From = Local[FD.Id];
-    for (const Row &R : FD.Self)
-      for (size_t E = 0; E != NE; ++E)
-        Overflow |= !addCost(Self[From * NE + E], R.value(E));
-    for (const Row &R : FD.Calls) {
-      unsigned To = Local[L.callee(R)];
-      auto [It, New] = PairIndex.try_emplace({From, To}, Pairs.size());
-      if (New)
-        Pairs.push_back({From, To});
-      Overflow |= !addCost(Pairs[It->second].Count, R.value(0));
-    }
-  }
-
-  // Components in reverse topological order (callees first), from a root
-  // that calls every function.
-  std::vector<CGNode> G(N + 1);
-  for (const Pair &Pr : Pairs)
-    if (Pr.From != Pr.To)
-      G[Pr.From].Succ.push_back(&G[Pr.To]);
-  for (size_t I = 0; I != N; ++I)
-    G[N].Succ.push_back(&G[I]);
-  std::vector<unsigned> Comp(N);
-  size_t NC = 0;
-  for (auto It = scc_begin(&G[N]); !It.isAtEnd(); ++It) {
-    if (It->front() == &G[N])
-      continue;
-    for (CGNode *M : *It)
-      Comp[M - G.data()] = NC;
-    ++NC;
-  }
-  // A component's time: its members' self costs, then what leaves it.
-  std::vector<uint64_t> Time(NC * NE, 0);
-  for (size_t I = 0; I != N; ++I)
-    for (size_t E = 0; E != NE; ++E)
-      Overflow |= !addCost(Time[Comp[I] * NE + E], Self[I * NE + E]);
-  // The pairs into each component: from outside, and inside it.
-  std::vector<std::vector<unsigned>> FromOutside(NC), Inside(NC);
-  for (unsigned I = 0; I != Pairs.size(); ++I) {
-    unsigned CF = Comp[Pairs[I].From], CT = Comp[Pairs[I].To];
-    (CF == CT ? Inside : FromOutside)[CT].push_back(I);
-  }
-  std::vector<uint64_t> Share(Pairs.size() * NE, 0);
-  SmallVector<uint64_t, 8> Counts, Parts;
-  auto Split = [&](unsigned C, ArrayRef<unsigned> Into, bool Propagate) {
-    Counts.clear();
-    for (unsigned I : Into)
-      Counts.push_back(Pairs[I].Count);
-    if (Into.empty() || all_of(Counts, [](uint64_t K) { return !K; }))
-      return;
-    for (size_t E = 0; E != NE; ++E) {
-      apportion(Time[C * NE + E], Counts, Parts);
-      for (size_t J = 0; J != Into.size(); ++J) {
-        Share[Into[J] * NE + E] = Parts[J];
-        if (Propagate)
-          Overflow |=
-              !addCost(Time[Comp[Pairs[Into[J]].From] * NE + E], Parts[J]);
-      }
-    }
-  };
-  for (unsigned C = 0; C != NC; ++C) { // Callees are done before callers.
-    Split(C, FromOutside[C], /*Propagate=*/true);
-    Split(C, Inside[C], /*Propagate=*/false);
-  }
-
-  // Each call row: its count's part of its pair's share.
-  std::vector<SmallVector<uint64_t, 2>> SiteCounts(Pairs.size());
-  for (const FunctionData &FD : Pt.functions())
-    for (const Row &R : FD.Calls)
-      SiteCounts[PairIndex[{Local[FD.Id], Local[L.callee(R)]}]].push_back(
-          R.value(0));
-  // Per pair and event, the parts of its call sites, handed out in order.
-  std::vector<SmallVector<uint64_t, 2>> SiteShares(Pairs.size() * NE);
-  for (size_t I = 0; I != Pairs.size(); ++I)
-    for (size_t E = 0; E != NE; ++E)
-      apportion(Share[I * NE + E], SiteCounts[I], SiteShares[I * NE + E]);
-  std::vector<unsigned> SitesDone(Pairs.size(), 0);
-  SmallVector<uint64_t, 8> Values(1 + NE);
-  for (FunctionData &FD : Pt.functions()) {
+  SmallVector<uint64_t, 8> Values(1 + G.numEvents());
+  for (size_t F = 0; F != Pt.functions().size(); ++F) {
+    FunctionData &FD = Pt.functions()[F];
     if (FD.Calls.empty())
       continue;
-    unsigned From = Local[FD.Id];
     RowTable Calls(L.callWidth(), L.P);
+    size_t Index = 0;
     for (const Row &R : FD.Calls) {
-      unsigned I = PairIndex[{From, Local[L.callee(R)]}];
-      unsigned Site = SitesDone[I]++;
       Values[0] = R.value(0);
-      for (size_t E = 0; E != NE; ++E)
-        Values[1 + E] = SiteShares[I * NE + E][Site];
+      llvm::copy(G.callCost(F, Index++), Values.begin() + 1);
       (void)Calls.add(R.Key, Values);
     }
     (void)Calls.finalize();
     FD.Calls = std::move(Calls);
   }
-  if (Overflow)
+  if (G.Overflow)
     Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
 }
 
