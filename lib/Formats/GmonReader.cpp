@@ -17,6 +17,7 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
 #include "profkit/Object/Executable.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Endian.h"
@@ -68,8 +69,7 @@ public:
 
 private:
   Error error(size_t Offset, const Twine &Msg) const {
-    return createStringError(inconvertibleErrorCode(),
-                             Name + ": offset " + Twine(Offset) + ": " + Msg);
+    return createOffsetError(Name, Offset, ErrorCode::Malformed, Msg);
   }
   void note(const Twine &Msg) const { Opts.Note(Name + ": " + Msg); }
 

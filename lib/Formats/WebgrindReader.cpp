@@ -20,6 +20,7 @@
 #include "profkit/Analysis/InclusiveCost.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -64,8 +65,7 @@ public:
 
 private:
   Error error(uint64_t Offset, const Twine &Msg) const {
-    return createStringError(inconvertibleErrorCode(),
-                             Name + ": offset " + Twine(Offset) + ": " + Msg);
+    return createOffsetError(Name, Offset, ErrorCode::Malformed, Msg);
   }
   /// Checks that N bytes at Offset are in the file.
   Error need(uint64_t Offset, uint64_t N, const Twine &What) const {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/IR/AddressData.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Support/Saturating.h"
 #include "llvm/ADT/Twine.h"
 #include <cmath>
@@ -14,10 +15,6 @@
 
 using namespace profkit;
 using namespace llvm;
-
-static Error makeError(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 Error profkit::addHistogram(std::vector<Histogram> &Hists, Histogram H,
                             bool &Saturated) {
@@ -28,14 +25,18 @@ Error profkit::addHistogram(std::vector<Histogram> &Hists, Histogram H,
     const Histogram &First = Hists.front();
     if (First.Dimension != H.Dimension)
       return makeError(
+          ErrorCode::Mismatch,
           "dimension unit changed between histogram records (from '" +
-          First.Dimension + "' to '" + H.Dimension + "')");
+              First.Dimension + "' to '" + H.Dimension + "')");
     if (First.Abbrev != H.Abbrev)
-      return makeError("dimension abbreviation changed between histogram "
+      return makeError(ErrorCode::Mismatch,
+                       "dimension abbreviation changed between histogram "
                        "records (from '" +
-                       Twine(First.Abbrev) + "' to '" + Twine(H.Abbrev) + "')");
+                           Twine(First.Abbrev) + "' to '" + Twine(H.Abbrev) +
+                           "')");
     if (std::fabs(Scale(First) - Scale(H)) > 1e-6)
-      return makeError("different scales in histogram records");
+      return makeError(ErrorCode::Mismatch,
+                       "different scales in histogram records");
   }
   unsigned Overlapping = 0;
   Histogram *Same = nullptr;
@@ -47,15 +48,17 @@ Error profkit::addHistogram(std::vector<Histogram> &Hists, Histogram H,
   }
   if (Same) {
     if (Same->Bins.size() != H.Bins.size())
-      return makeError("different scales in histogram records");
+      return makeError(ErrorCode::Mismatch,
+                       "different scales in histogram records");
     for (size_t I = 0; I != H.Bins.size(); ++I)
       Saturated |= !addCost(Same->Bins[I], H.Bins[I]);
     return Error::success();
   }
   if (Overlapping >= 2)
-    return makeError("found a symbol that covers several histogram records");
+    return makeError(ErrorCode::Mismatch,
+                     "found a symbol that covers several histogram records");
   if (Overlapping == 1)
-    return makeError("overlapping histogram records");
+    return makeError(ErrorCode::Mismatch, "overlapping histogram records");
   Hists.push_back(std::move(H));
   return Error::success();
 }

@@ -2,6 +2,7 @@
 
 #include "profkit/Object/Executable.h"
 #include "profkit/Support/Demangle.h"
+#include "profkit/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -13,7 +14,7 @@ using namespace llvm;
 using namespace llvm::object;
 
 static Error notExecutable(StringRef Path) {
-  return createStringError(inconvertibleErrorCode(),
+  return createStringError(make_error_code(ErrorCode::InvalidArgument),
                            "%s: not in executable format", Path.str().c_str());
 }
 
@@ -28,7 +29,7 @@ Expected<AddressLayout> profkit::readExecutableLayout(StringRef Path) {
       !Id.starts_with("\x7f"
                       "ELF") ||
       (Id[4] != 1 && Id[4] != 2) || (Id[5] != 1 && Id[5] != 2))
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "%s: not in executable format",
                              Path.str().c_str());
   return AddressLayout{Id[4] == 1 ? 4u : 8u, Id[5] == 2};
@@ -224,7 +225,7 @@ Error Executable::readSymbols() {
   }
 
   if (Syms.empty())
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "file `%s' has no symbols", Path.c_str());
   llvm::stable_sort(Syms, [](const Symbol &A, const Symbol &B) {
     return std::tie(A.Addr, A.Rank) < std::tie(B.Addr, B.Rank);

@@ -1,6 +1,7 @@
 //===- InputStream.cpp - Streaming, decompressing input -------------------===//
 
 #include "profkit/Support/InputStream.h"
+#include "profkit/Support/Error.h"
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/Support/Errno.h"
 #include "llvm/Support/FileSystem.h"
@@ -260,7 +261,7 @@ Error FileStream::init() {
     ZIn.assign(Pending.begin(), Pending.end());
     Pending.clear();
     if (inflateInit2(&Z, 15 + 16) != Z_OK)
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::Malformed),
                                "%s: cannot initialize zlib", name().c_str());
     Z.next_in = ZIn.data();
     Z.avail_in = ZIn.size();
@@ -307,10 +308,10 @@ Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
       continue;
     }
     if (RC == Z_BUF_ERROR && RawEOF && !Z.avail_in)
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::Malformed),
                                "%s: truncated gzip data", name().c_str());
     if (RC != Z_OK && RC != Z_BUF_ERROR)
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::Malformed),
                                "%s: corrupt gzip data: %s", name().c_str(),
                                Z.msg ? Z.msg : "inflate failed");
   }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Transforms/EvalEvents.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -65,7 +66,7 @@ public:
 private:
   void skipSpace() { Text = Text.ltrim(); }
   Error error(const Twine &Msg) {
-    return createStringError(inconvertibleErrorCode(), Msg);
+    return createStringError(make_error_code(ErrorCode::InvalidArgument), Msg);
   }
   Error expr(Program &Out) {
     if (Error E = term(Out))
@@ -145,7 +146,7 @@ Expected<PreservedAnalyses> EvalEventsPass::run(Profile &P,
     if (none_of(P.EventDecls, [&](const EventDecl &D) {
           return D.Name == N && !D.Formula.empty();
         }))
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::InvalidArgument),
                                "eval-events: no derived event '" + N + "'");
   // Evaluate in declaration order, so a formula may use an earlier one.
   bool Changed = false;
@@ -154,12 +155,12 @@ Expected<PreservedAnalyses> EvalEventsPass::run(Profile &P,
     if (D.Formula.empty() || (!Events.empty() && !is_contained(Events, D.Name)))
       continue;
     if (P.findEvent(D.Name))
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::InvalidArgument),
                                "eval-events: '" + D.Name +
                                    "' is already an event of the profile");
     Program Prog;
     if (Error E = FormulaParser(D.Formula, P).parse(Prog))
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::InvalidArgument),
                                "eval-events: event '" + D.Name + " = " +
                                    D.Formula + "': " + toString(std::move(E)));
     unsigned Col = P.getOrAddEvent(D.Name);
@@ -182,7 +183,7 @@ Expected<PreservedAnalyses> EvalEventsPass::run(Profile &P,
     };
     bool Ok = rewriteProfile(P, M, /*DropTotals=*/false);
     if (Negative)
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::LimitExceeded),
                                "eval-events: event '" + D.Name + " = " +
                                    D.Formula +
                                    "' is negative or overflows on some cost");

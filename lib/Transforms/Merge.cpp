@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Transforms/Merge.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
@@ -201,7 +202,7 @@ Expected<PreservedAnalyses> MergePass::run(Profile &P,
                                            ProfileAnalysisManager &) {
   Merger M(FoldParts, StripPath.get(), Basename);
   auto Failed = [&] {
-    return M.Failure ? createStringError(inconvertibleErrorCode(),
+    return M.Failure ? createStringError(make_error_code(ErrorCode::Mismatch),
                                          "merge: " + *M.Failure)
                      : overflowError(name());
   };

@@ -13,6 +13,7 @@
 #include "profkit/IR/Profile.h"
 #include "profkit/Object/Executable.h"
 #include "profkit/Support/Demangle.h"
+#include "profkit/Support/Error.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -192,7 +193,7 @@ Error Relocator::toFunctions(Part &Pt) {
       if (H.HighPC >= Bias && H.HighPC - Bias != alignTo(*End, 4) &&
           H.HighPC - Bias != *End)
         return createStringError(
-            inconvertibleErrorCode(),
+            make_error_code(ErrorCode::Mismatch),
             "%s does not match the profile: its histogram ends at 0x%llx, "
             "but the program's text ends at 0x%llx; give the program that "
             "wrote the profile",
@@ -289,7 +290,7 @@ Error Relocator::toFunctions(Part &Pt) {
       Why += (Why.empty() ? "" : " and ") +
              std::to_string(Entered * 100 / Arcs) +
              "% of its arcs enter one at its start";
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::Mismatch),
                              "%s does not match the profile: only %s; give "
                              "the program that wrote the profile",
                              Path.str().c_str(), Why.c_str());
@@ -374,7 +375,7 @@ Error Relocator::chooseObject(const Part &Pt) {
       BestIn = Counts.first;
     }
   if (!BestIn)
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::Mismatch),
                              "%s does not match the profile: no object of it "
                              "is this program, and none has most of its "
                              "functions in the program's symbol table",
@@ -489,7 +490,7 @@ Expected<RelocatePass> RelocatePass::create(const PassParams &Params,
     R.Params.setValue("binary", Ctx.Binary);
   R.Binary = R.Params.get("binary").str();
   if (R.Binary.empty())
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "pass 'relocate' needs the program: "
                              "relocate<binary=PROG> or -binary=PROG");
   R.Lines = R.Params.getFlag("lines");

@@ -1,6 +1,7 @@
 //===- Rename.cpp - Rewrite function names by regex -----------------------===//
 
 #include "profkit/Transforms/Rename.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 
 using namespace profkit;
@@ -14,7 +15,7 @@ Expected<RenamePass> RenamePass::create(const PassParams &Params,
   if (!M)
     return M.takeError();
   if (!*M)
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "pass 'rename' needs match=REGEX");
   R.Match = std::make_shared<Regex>(std::move(**M));
   R.Replace = Params.get("replace").str();

@@ -1,6 +1,7 @@
 //===- SelectEvents.cpp - Keep some events, in a given order --------------===//
 
 #include "profkit/Transforms/SelectEvents.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,7 +15,7 @@ Expected<SelectEventsPass> SelectEventsPass::create(const PassParams &Params,
   S.Params = Params;
   SmallVector<StringRef, 8> Names = Params.getList("events");
   if (Names.empty())
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "pass 'select-events' needs events=E1,E2,...");
   for (StringRef N : Names) {
     if (is_contained(S.Events, N))
@@ -33,7 +34,7 @@ Expected<PreservedAnalyses> SelectEventsPass::run(Profile &P,
       std::string Known;
       for (const EventType &E : P.events())
         Known += (Known.empty() ? "" : " ") + E.Name;
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::InvalidArgument),
                                "select-events: the profile has no event '" + N +
                                    "' (it has: " + Known + ")");
     }

@@ -1,13 +1,14 @@
 //===- Rewrite.cpp - Rebuilding the rows of a profile ---------------------===//
 
 #include "profkit/Transforms/Utils/Rewrite.h"
+#include "profkit/Support/Error.h"
 #include "llvm/Support/Error.h"
 
 using namespace profkit;
 using namespace llvm;
 
 Error profkit::overflowError(StringRef Pass) {
-  return createStringError(inconvertibleErrorCode(),
+  return createStringError(make_error_code(ErrorCode::LimitExceeded),
                            Pass + ": a cost sum overflows 64 bits");
 }
 
