@@ -399,19 +399,24 @@ Expected<std::unique_ptr<Profile>> WebgrindReader::read() {
     const Record &R = Records[Fn];
     // A function that was never run and has no line needs no row.
     if (R.Self || R.Line || R.Invocations) {
-      uint64_t Key[] = {R.Line, P.function(Ids[Fn]).File};
+      SelfKey Key(Pt.layout());
+      Key.position()[0] = R.Line;
+      Key.setSourceFile(P.function(Ids[Fn]).File);
       uint64_t Value[] = {R.Self};
       FunctionData &FD = Pt.getOrCreate(Ids[Fn]);
       FD.Values.set(FunctionValueKind::FirstLine, R.Line);
-      if (!FD.Self.add(Key, Value))
+      if (!FD.Self.add(Key.key(), Value))
         return error(0, "a self cost sum overflows 64 bits");
     }
   }
   for (const Call &C : Version == 5 ? CalledFrom : SubCalls) {
     FuncId Caller = Ids[C.Caller];
-    uint64_t Key[] = {C.Line, P.function(Caller).File, Ids[C.Callee], 0};
+    CallKey Key(Pt.layout());
+    Key.position()[0] = C.Line;
+    Key.setSourceFile(P.function(Caller).File);
+    Key.setCallee(Ids[C.Callee]);
     uint64_t Value[] = {C.Count, C.Cost};
-    if (!Pt.getOrCreate(Caller).Calls.add(Key, Value))
+    if (!Pt.getOrCreate(Caller).Calls.add(Key.key(), Value))
       return error(0, "a call cost sum overflows 64 bits");
   }
   if (!Pt.finalize())

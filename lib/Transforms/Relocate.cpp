@@ -50,7 +50,9 @@ private:
   Error chooseObject(const Part &Pt);
   const Symbol *symbolNamed(FuncId F) const;
   bool isOurObject(StrId Object);
-  SmallVector<uint64_t, 3> key(const Part &Pt, uint64_t Addr);
+  /// Fills a key's position (instr, and line) for Addr; returns the file.
+  StrId position(const Part &Pt, uint64_t Addr,
+                 MutableArrayRef<uint64_t> Position);
 
   Profile &P;
   StringRef Path;
@@ -140,14 +142,12 @@ uint64_t Relocator::detectBias(const Part &Pt) {
   return Bias;
 }
 
-SmallVector<uint64_t, 3> Relocator::key(const Part &Pt, uint64_t Addr) {
-  // [positions..., SourceFile] with positions Instr (and Line).
+StrId Relocator::position(const Part &Pt, uint64_t Addr,
+                          MutableArrayRef<uint64_t> Position) {
   Place Pl = place(Addr);
-  SmallVector<uint64_t, 3> K;
-  for (PositionKind Kind : Pt.positions())
-    K.push_back(Kind == PositionKind::Line ? Pl.Line : Addr);
-  K.push_back(Pl.File);
-  return K;
+  for (size_t I = 0; I != Position.size(); ++I)
+    Position[I] = Pt.positions()[I] == PositionKind::Line ? Pl.Line : Addr;
+  return Pl.File;
 }
 
 namespace {
@@ -243,7 +243,10 @@ Error Relocator::toFunctions(Part &Pt) {
         if (Share && !S->Excluded) {
           FunctionData &FD = Pt.getOrCreate(function(*S));
           Values[Column] = Share * Ev.PerSample;
-          if (!FD.Self.add(key(Pt, std::max(BinLo * 2, S->Addr)), Values))
+          SelfKey K(Pt.layout());
+          K.setSourceFile(
+              position(Pt, std::max(BinLo * 2, S->Addr), K.position()));
+          if (!FD.Self.add(K.key(), Values))
             Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
         }
       }
@@ -268,13 +271,13 @@ Error Relocator::toFunctions(Part &Pt) {
     Entered += A.SelfPC - Bias - To->Addr < 32;
     FuncId Callee = function(*To);
     FunctionData &FD = Pt.getOrCreate(function(*From));
-    SmallVector<uint64_t, 8> K = key(Pt, A.FromPC - Bias);
-    K.push_back(Callee);
-    SmallVector<uint64_t, 3> T = key(Pt, A.SelfPC - Bias);
-    K.append(T.begin(), T.end() - 1); // The target's positions.
+    CallKey K(Pt.layout());
+    K.setSourceFile(position(Pt, A.FromPC - Bias, K.position()));
+    K.setCallee(Callee);
+    position(Pt, A.SelfPC - Bias, K.target());
     // The inclusive cost comes later (propagate).
     uint64_t V[] = {A.Count};
-    if (!FD.Calls.add(K, V))
+    if (!FD.Calls.add(K.key(), V))
       Opts.Warn(Path + ": a call count overflows 64 bits; saturated");
   }
   // Another program's symbols would give a plausible but false profile: a

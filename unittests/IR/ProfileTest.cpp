@@ -97,6 +97,41 @@ TEST(Profile, PrintIsIndependentOfInputOrder) {
   EXPECT_NE(A, Read("events: Ir\nfl=a.c\nfn=g\n3 3\nfn=f\n2 2\n1 2\n"));
 }
 
+TEST(RowKeyBuilder, WhatIsWrittenIsWhatTheLayoutReads) {
+  RowLayout L{2};
+  CallKey C(L);
+  C.position()[0] = 0x401000;
+  C.position()[1] = 12;
+  C.setSourceFile(7);
+  C.setCallee(3);
+  C.target()[0] = 0x402000;
+  C.target()[1] = 40;
+  Row R{C.key(), {}};
+  ASSERT_EQ(C.key().size(), L.callWidth());
+  EXPECT_EQ(L.position(R), ArrayRef<uint64_t>({0x401000, 12}));
+  EXPECT_EQ(L.sourceFile(R), 7u);
+  EXPECT_EQ(L.callee(R), 3u);
+  EXPECT_EQ(L.callTarget(R), ArrayRef<uint64_t>({0x402000, 40}));
+
+  JumpKey J(L);
+  J.position()[1] = 5;
+  J.setSourceFile(2);
+  J.setKind(JumpKind::Conditional);
+  J.setTargetFunction(4);
+  J.setTargetFile(9);
+  J.target()[1] = 8;
+  Row JR{J.key(), {}};
+  ASSERT_EQ(J.key().size(), L.jumpWidth());
+  EXPECT_EQ(L.jumpKind(JR), JumpKind::Conditional);
+  EXPECT_EQ(L.jumpTargetFunction(JR), 4u);
+  EXPECT_EQ(L.jumpTargetFile(JR), 9u);
+  EXPECT_EQ(L.jumpTarget(JR), ArrayRef<uint64_t>({0, 8}));
+
+  SelfKey S(L);
+  S.setSourceFile(1);
+  EXPECT_EQ(S.key(), ArrayRef<uint64_t>({0, 0, 1}));
+}
+
 TEST(FunctionValues, EachKindMergesByItsRule) {
   FunctionValues A, B;
   EXPECT_TRUE(A.empty());

@@ -148,6 +148,48 @@ private:
   uint8_t Present = 0;
 };
 
+/// Builds the key of a row for a part's layout. Readers and passes say what
+/// each word is (position, source file, callee, ...), never where it goes:
+/// RowLayout's accessors read keys, these write them, and the two are the
+/// only code that knows the word order.
+class RowKeyBuilder {
+public:
+  llvm::ArrayRef<uint64_t> key() const { return Words; }
+  /// The position, one word per position kind of the part, in its order.
+  llvm::MutableArrayRef<uint64_t> position() {
+    return llvm::MutableArrayRef<uint64_t>(Words).take_front(P);
+  }
+  void setSourceFile(StrId File) { Words[P] = File; }
+
+protected:
+  RowKeyBuilder(unsigned P, unsigned Width) : P(P), Words(Width, 0) {}
+  unsigned P;
+  llvm::SmallVector<uint64_t, 12> Words;
+};
+
+struct SelfKey : RowKeyBuilder {
+  explicit SelfKey(const RowLayout &L) : RowKeyBuilder(L.P, L.selfWidth()) {}
+};
+
+struct CallKey : RowKeyBuilder {
+  explicit CallKey(const RowLayout &L) : RowKeyBuilder(L.P, L.callWidth()) {}
+  void setCallee(FuncId F) { Words[1 + P] = F; }
+  /// The callee's position the call enters (calls= target).
+  llvm::MutableArrayRef<uint64_t> target() {
+    return llvm::MutableArrayRef<uint64_t>(Words).slice(2 + P, P);
+  }
+};
+
+struct JumpKey : RowKeyBuilder {
+  explicit JumpKey(const RowLayout &L) : RowKeyBuilder(L.P, L.jumpWidth()) {}
+  void setKind(JumpKind K) { Words[1 + P] = uint64_t(K); }
+  void setTargetFunction(FuncId F) { Words[2 + P] = F; }
+  void setTargetFile(StrId File) { Words[3 + P] = File; }
+  llvm::MutableArrayRef<uint64_t> target() {
+    return llvm::MutableArrayRef<uint64_t>(Words).slice(4 + P, P);
+  }
+};
+
 /// The data of one function in one part.
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)

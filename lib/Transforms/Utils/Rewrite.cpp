@@ -34,9 +34,9 @@ bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
     return M.File.empty() ? S : M.File[S];
   };
   auto MapPositions = [&](ArrayRef<uint64_t> In,
-                          SmallVectorImpl<uint64_t> &Out) {
-    for (int I : PosMap)
-      Out.push_back(I < 0 ? 0 : In[I]);
+                          MutableArrayRef<uint64_t> Out) {
+    for (size_t I = 0; I != PosMap.size(); ++I)
+      Out[I] = PosMap[I] < 0 ? 0 : In[PosMap[I]];
   };
   SmallVector<uint64_t, 16> Values;
   bool CostsOk = true;
@@ -59,66 +59,63 @@ bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
                        PosMap[*DstLine] == int(*SrcLine);
 
   bool Ok = true;
-  SmallVector<uint64_t, 12> Key;
+  SelfKey SK(DL);
+  CallKey CK(DL);
+  JumpKey JK(DL);
   for (const FunctionData &FD : From.functions()) {
     FuncId F = M.Func[FD.Id];
     if (F == DroppedFunction)
       continue;
-    uint64_t OwnFile = Dst.function(F).File;
+    StrId OwnFile = Dst.function(F).File;
     FunctionData &To2 = To.getOrCreate(F);
     FunctionValues FnValues = FD.Values;
     if (!KeepFirstLine)
       FnValues.erase(FunctionValueKind::FirstLine);
     Ok &= To2.Values.merge(FnValues);
-    auto Head = [&](const Row &R) {
-      Key.clear();
+    // Without positions (UseFunctionFile) every position stays 0.
+    auto Head = [&](RowKeyBuilder &K, const Row &R) {
       Values.clear();
       if (M.UseFunctionFile) {
-        Key.append(DP, 0);
-        Key.push_back(OwnFile);
-      } else {
-        MapPositions(SL.position(R), Key);
-        Key.push_back(MapFile(SL.sourceFile(R)));
+        K.setSourceFile(OwnFile);
+        return;
       }
+      MapPositions(SL.position(R), K.position());
+      K.setSourceFile(MapFile(SL.sourceFile(R)));
     };
     for (const Row &R : FD.Self) {
-      Head(R);
+      Head(SK, R);
       MapCosts(R.Values);
-      Ok &= To2.Self.add(Key, Values);
+      Ok &= To2.Self.add(SK.key(), Values);
     }
     for (const Row &R : FD.Calls) {
       FuncId Callee = M.Func[SL.callee(R)];
       if (Callee == DroppedFunction)
         continue;
-      Head(R);
-      Key.push_back(Callee);
-      if (M.UseFunctionFile)
-        Key.append(DP, 0);
-      else
-        MapPositions(SL.callTarget(R), Key);
+      Head(CK, R);
+      CK.setCallee(Callee);
+      if (!M.UseFunctionFile)
+        MapPositions(SL.callTarget(R), CK.target());
       Values.push_back(R.value(0));
       MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
-      Ok &= To2.Calls.add(Key, Values);
+      Ok &= To2.Calls.add(CK.key(), Values);
     }
     for (const Row &R : FD.Jumps) {
       FuncId Target = M.Func[SL.jumpTargetFunction(R)];
       if (Target == DroppedFunction)
         continue;
-      Head(R);
-      Key.push_back(uint64_t(SL.jumpKind(R)));
-      Key.push_back(Target);
+      Head(JK, R);
+      JK.setKind(SL.jumpKind(R));
+      JK.setTargetFunction(Target);
       if (M.UseFunctionFile) {
-        Key.push_back(Dst.function(Target).File);
-        Key.append(DP, 0);
+        JK.setTargetFile(Dst.function(Target).File);
       } else {
-        Key.push_back(MapFile(SL.jumpTargetFile(R)));
-        MapPositions(SL.jumpTarget(R), Key);
+        JK.setTargetFile(MapFile(SL.jumpTargetFile(R)));
+        MapPositions(SL.jumpTarget(R), JK.target());
       }
       Values.append(R.Values.begin(), R.Values.end());
-      Ok &= To2.Jumps.add(Key, Values);
+      Ok &= To2.Jumps.add(JK.key(), Values);
     }
   }
-  (void)SP;
   return Ok && CostsOk;
 }
 
