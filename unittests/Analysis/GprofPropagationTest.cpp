@@ -1,24 +1,13 @@
 //===- GprofPropagationTest.cpp - Tests of gprof's time propagation -------===//
 
 #include "profkit/Analysis/GprofPropagation.h"
-#include "profkit/Formats/Format.h"
-#include "profkit/Support/InputStream.h"
+#include "../ProfileFromText.h"
 #include "gtest/gtest.h"
 
 using namespace profkit;
 using namespace llvm;
 
 namespace {
-
-std::unique_ptr<Profile> parse(StringRef Text) {
-  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Text, "test");
-  Expected<std::unique_ptr<Profile>> P = readProfile(*In, ReadOptions());
-  if (!P) {
-    ADD_FAILURE() << toString(P.takeError());
-    return std::make_unique<Profile>();
-  }
-  return std::move(*P);
-}
 
 /// The propagated costs of the calls from Caller to Callee, by call site.
 std::vector<uint64_t> calls(const Profile &P, const GprofPropagation &G,
@@ -43,11 +32,12 @@ std::vector<uint64_t> calls(const Profile &P, const GprofPropagation &G,
 // Inclusive costs given in the file are ignored: only self costs and call
 // counts count.
 TEST(GprofPropagation, TimeGoesUpByCallCounts) {
-  auto P = parse("events: t\nfl=a.c\n"
-                 "fn=main\ncfn=a\ncalls=1 0\n2 999\ncfn=b\ncalls=2 0\n3 0\n"
-                 "fn=a\n5 10\ncfn=c\ncalls=1 0\n6 0\n"
-                 "fn=b\n7 40\ncfn=c\ncalls=2 0\n8 0\n"
-                 "fn=c\n9 30\n");
+  auto P =
+      parseProfile("events: t\nfl=a.c\n"
+                   "fn=main\ncfn=a\ncalls=1 0\n2 999\ncfn=b\ncalls=2 0\n3 0\n"
+                   "fn=a\n5 10\ncfn=c\ncalls=1 0\n6 0\n"
+                   "fn=b\n7 40\ncfn=c\ncalls=2 0\n8 0\n"
+                   "fn=c\n9 30\n");
   GprofPropagation G = GprofPropagation::compute(*P->parts().front(), 1);
   EXPECT_FALSE(G.Overflow);
   EXPECT_EQ(calls(*P, G, "a", "c"), std::vector<uint64_t>{10});
@@ -57,10 +47,10 @@ TEST(GprofPropagation, TimeGoesUpByCallCounts) {
 }
 
 TEST(GprofPropagation, ACycleSharesItsTimeInsideAndOut) {
-  auto P = parse("events: t\nfl=a.c\n"
-                 "fn=main\ncfn=x\ncalls=1 0\n2 0\n"
-                 "fn=x\n5 10\ncfn=y\ncalls=3 0\n6 0\n"
-                 "fn=y\n7 20\ncfn=x\ncalls=1 0\n8 0\n");
+  auto P = parseProfile("events: t\nfl=a.c\n"
+                        "fn=main\ncfn=x\ncalls=1 0\n2 0\n"
+                        "fn=x\n5 10\ncfn=y\ncalls=3 0\n6 0\n"
+                        "fn=y\n7 20\ncfn=x\ncalls=1 0\n8 0\n");
   GprofPropagation G = GprofPropagation::compute(*P->parts().front(), 1);
   // The caller pays the whole cycle; the calls inside split it 3 : 1.
   EXPECT_EQ(calls(*P, G, "main", "x"), std::vector<uint64_t>{30});
@@ -73,10 +63,11 @@ TEST(GprofPropagation, ACycleSharesItsTimeInsideAndOut) {
 }
 
 TEST(GprofPropagation, EqualCallSitesShareWithoutLoss) {
-  auto P = parse("events: t\nfl=a.c\n"
-                 "fn=main\ncfn=h\ncalls=1 0\n2 0\ncfn=h\ncalls=1 0\n3 0\n"
-                 "cfn=h\ncalls=1 0\n4 0\n"
-                 "fn=h\n9 101\n");
+  auto P =
+      parseProfile("events: t\nfl=a.c\n"
+                   "fn=main\ncfn=h\ncalls=1 0\n2 0\ncfn=h\ncalls=1 0\n3 0\n"
+                   "cfn=h\ncalls=1 0\n4 0\n"
+                   "fn=h\n9 101\n");
   GprofPropagation G = GprofPropagation::compute(*P->parts().front(), 1);
   std::vector<uint64_t> Sites = calls(*P, G, "main", "h");
   ASSERT_EQ(Sites.size(), 3u);

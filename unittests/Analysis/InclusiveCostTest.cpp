@@ -1,24 +1,13 @@
 //===- InclusiveCostTest.cpp - Tests of the inclusive cost analysis -------===//
 
 #include "profkit/Analysis/InclusiveCost.h"
-#include "profkit/Formats/Format.h"
-#include "profkit/Support/InputStream.h"
+#include "../ProfileFromText.h"
 #include "gtest/gtest.h"
 
 using namespace profkit;
 using namespace llvm;
 
 namespace {
-
-std::unique_ptr<Profile> parse(StringRef Text) {
-  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Text, "test");
-  Expected<std::unique_ptr<Profile>> P = readProfile(*In, ReadOptions());
-  if (!P) {
-    ADD_FAILURE() << toString(P.takeError());
-    return std::make_unique<Profile>();
-  }
-  return std::move(*P);
-}
 
 FuncId fn(const Profile &P, StringRef Name) {
   for (FuncId F = 0; F != P.numFunctions(); ++F)
@@ -34,10 +23,10 @@ uint64_t incl(const InclusiveCost &IC, const Profile &P, StringRef Name,
 }
 
 TEST(InclusiveCost, CallChainIsSelfPlusCalls) {
-  auto P = parse("events: Ir Dr\n"
-                 "fl=a.c\nfn=main\n1 10 1\ncfn=f\ncalls=2 5\n2 60 6\n"
-                 "fn=f\n5 20 2\ncfn=g\ncalls=4 9\n6 40 4\n"
-                 "fn=g\n9 40 4\n");
+  auto P = parseProfile("events: Ir Dr\n"
+                        "fl=a.c\nfn=main\n1 10 1\ncfn=f\ncalls=2 5\n2 60 6\n"
+                        "fn=f\n5 20 2\ncfn=g\ncalls=4 9\n6 40 4\n"
+                        "fn=g\n9 40 4\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(incl(IC, *P, "main"), 70u);
   EXPECT_EQ(incl(IC, *P, "main", 1), 7u);
@@ -57,11 +46,11 @@ TEST(InclusiveCost, CallChainIsSelfPlusCalls) {
 // fib(4): main calls fib once (100 inclusive); fib's 4 recursive calls
 // carry 80+60+40+20 = 200, the nested time counted again at each level.
 TEST(InclusiveCost, DirectRecursion) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=main\n1 10\ncfn=fib\ncalls=1 5\n2 100\n"
-                 "fn=fib\n5 100\ncfn=fib\ncalls=4 5\n6 200\n"
-                 "cfn=leaf\ncalls=1 9\n7 0\n"
-                 "fn=leaf\n9 0\n");
+  auto P = parseProfile("events: Ir\n"
+                        "fl=a.c\nfn=main\n1 10\ncfn=fib\ncalls=1 5\n2 100\n"
+                        "fn=fib\n5 100\ncfn=fib\ncalls=4 5\n6 200\n"
+                        "cfn=leaf\ncalls=1 9\n7 0\n"
+                        "fn=leaf\n9 0\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(incl(IC, *P, "fib"), 100u);
   EXPECT_EQ(incl(IC, *P, "main"), 110u);
@@ -74,12 +63,12 @@ TEST(InclusiveCost, DirectRecursion) {
 // even <-> odd; odd also calls helper. cycle = 30 + 50 + 20 = 100.
 // own(even) = 30 + 100 = 130 -> 100; own(odd) = 50 + 10 + 20 = 80.
 TEST(InclusiveCost, TwoCycle) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=main\n1 10\ncfn=even\ncalls=1 5\n2 100\n"
-                 "fn=even\n5 30\ncfn=odd\ncalls=2 9\n6 100\n"
-                 "fn=odd\n9 50\ncfn=even\ncalls=1 5\n10 10\n"
-                 "cfn=helper\ncalls=1 20\n11 20\n"
-                 "fn=helper\n20 20\n");
+  auto P = parseProfile("events: Ir\n"
+                        "fl=a.c\nfn=main\n1 10\ncfn=even\ncalls=1 5\n2 100\n"
+                        "fn=even\n5 30\ncfn=odd\ncalls=2 9\n6 100\n"
+                        "fn=odd\n9 50\ncfn=even\ncalls=1 5\n10 10\n"
+                        "cfn=helper\ncalls=1 20\n11 20\n"
+                        "fn=helper\n20 20\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(incl(IC, *P, "even"), 100u);
   EXPECT_EQ(incl(IC, *P, "odd"), 80u);
@@ -94,12 +83,13 @@ TEST(InclusiveCost, TwoCycle) {
 // a -> b -> c -> a, with c also calling d; every arc carries the nested
 // time again. cycle = 5 + 6 + 7 + 12 = 30.
 TEST(InclusiveCost, ThreeCycle) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=main\n1 1\ncfn=a\ncalls=1 2\n2 30\n"
-                 "fn=a\n2 5\ncfn=b\ncalls=2 3\n3 50\n"
-                 "fn=b\n3 6\ncfn=c\ncalls=2 4\n4 44\n"
-                 "fn=c\n4 7\ncfn=a\ncalls=1 2\n5 2\ncfn=d\ncalls=1 9\n6 12\n"
-                 "fn=d\n9 12\n");
+  auto P =
+      parseProfile("events: Ir\n"
+                   "fl=a.c\nfn=main\n1 1\ncfn=a\ncalls=1 2\n2 30\n"
+                   "fn=a\n2 5\ncfn=b\ncalls=2 3\n3 50\n"
+                   "fn=b\n3 6\ncfn=c\ncalls=2 4\n4 44\n"
+                   "fn=c\n4 7\ncfn=a\ncalls=1 2\n5 2\ncfn=d\ncalls=1 9\n6 12\n"
+                   "fn=d\n9 12\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(incl(IC, *P, "a"), 30u);
   EXPECT_EQ(incl(IC, *P, "b"), 30u);
@@ -116,8 +106,8 @@ TEST(InclusiveCost, ThreeCycle) {
 
 // A self loop alone (no other caller): the loop's cost is nested time.
 TEST(InclusiveCost, SelfLoop) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=loop\n1 10\ncfn=loop\ncalls=3 1\n2 25\n");
+  auto P = parseProfile("events: Ir\n"
+                        "fl=a.c\nfn=loop\n1 10\ncfn=loop\ncalls=3 1\n2 25\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   FuncId L = fn(*P, "loop");
   EXPECT_EQ(IC.inclusive(L)[0], 10u);
@@ -129,9 +119,9 @@ TEST(InclusiveCost, SelfLoop) {
 
 // pprof writes calls=0: the arc's cost counts, the count does not.
 TEST(InclusiveCost, ZeroCountArcs) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=main\n1 10\ncfn=f\ncalls=0 5\n2 30\n"
-                 "fn=f\n5 30\n");
+  auto P = parseProfile("events: Ir\n"
+                        "fl=a.c\nfn=main\n1 10\ncfn=f\ncalls=0 5\n2 30\n"
+                        "fn=f\n5 30\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   FuncId F = fn(*P, "f");
   EXPECT_EQ(IC.calls(F), 0u);
@@ -141,9 +131,9 @@ TEST(InclusiveCost, ZeroCountArcs) {
 
 // Arc costs larger than the run (a broken or truncated profile) are capped.
 TEST(InclusiveCost, CappedAtTotal) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=main\n1 10\ncfn=f\ncalls=1 5\n2 1000\n"
-                 "fn=f\n5 30\n");
+  auto P = parseProfile("events: Ir\n"
+                        "fl=a.c\nfn=main\n1 10\ncfn=f\ncalls=1 5\n2 1000\n"
+                        "fn=f\n5 30\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(incl(IC, *P, "main"), 40u);
   // f's callers paid 1000: more than f's rows, and more than the run.
@@ -153,9 +143,9 @@ TEST(InclusiveCost, CappedAtTotal) {
 // A function the process ends in (_Exit) costs its caller more than its own
 // rows account for: its inclusive cost is what the callers paid.
 TEST(InclusiveCost, NotBelowWhatCallersPaid) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=main\n1 2\ncfn=_Exit\ncalls=1 5\n2 6\n"
-                 "fn=_Exit\n5 4\nfn=other\n9 4\n");
+  auto P = parseProfile("events: Ir\n"
+                        "fl=a.c\nfn=main\n1 2\ncfn=_Exit\ncalls=1 5\n2 6\n"
+                        "fn=_Exit\n5 4\nfn=other\n9 4\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(incl(IC, *P, "_Exit"), 6u);
   EXPECT_EQ(incl(IC, *P, "main"), 8u);
@@ -163,10 +153,11 @@ TEST(InclusiveCost, NotBelowWhatCallersPaid) {
 
 // Xdebug's appended runs are parts; costs and calls add up over them.
 TEST(InclusiveCost, SummedOverParts) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=f\n5 3\nfn=main\n1 1\ncfn=f\ncalls=1 5\n2 3\n"
-                 "==== NEW PROFILING FILE ====\nevents: Ir\n"
-                 "fl=a.c\nfn=f\n5 4\nfn=main\n1 2\ncfn=f\ncalls=1 5\n2 4\n");
+  auto P =
+      parseProfile("events: Ir\n"
+                   "fl=a.c\nfn=f\n5 3\nfn=main\n1 1\ncfn=f\ncalls=1 5\n2 3\n"
+                   "==== NEW PROFILING FILE ====\nevents: Ir\n"
+                   "fl=a.c\nfn=f\n5 4\nfn=main\n1 2\ncfn=f\ncalls=1 5\n2 4\n");
   ASSERT_EQ(P->parts().size(), 2u);
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(incl(IC, *P, "main"), 10u);
@@ -208,9 +199,10 @@ TEST(InclusiveCost, DeepChainDoesNotRecurse) {
 namespace {
 // Xdebug: the summary times the whole run, above the sum of self costs.
 TEST(InclusiveCost, TotalIsSummaryWhenLarger) {
-  auto P = parse("events: Ir\n"
-                 "fl=a.c\nfn=f\n5 29\nfn=main\n1 10\ncfn=f\ncalls=1 5\n2 30\n"
-                 "summary: 100\n");
+  auto P =
+      parseProfile("events: Ir\n"
+                   "fl=a.c\nfn=f\n5 29\nfn=main\n1 10\ncfn=f\ncalls=1 5\n2 30\n"
+                   "summary: 100\n");
   InclusiveCost IC = InclusiveCost::compute(*P);
   EXPECT_EQ(IC.total()[0], 100u);
   EXPECT_EQ(incl(IC, *P, "main"), 40u); // Not capped at 39.
