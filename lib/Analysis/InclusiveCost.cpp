@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Analysis/InclusiveCost.h"
+#include "profkit/Analysis/Totals.h"
 #include "profkit/IR/RowTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include <algorithm>
@@ -55,20 +56,16 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
   std::vector<Arc> Arcs;
   std::vector<uint64_t> ArcCost;
   DenseMap<std::pair<FuncId, FuncId>, unsigned> ArcIndex;
-  std::vector<uint64_t> PartSelf(NE);
   for (const auto &Pt : P.parts()) {
     RowLayout L = Pt->layout();
-    std::fill(PartSelf.begin(), PartSelf.end(), 0);
     for (const FunctionData &FD : Pt->functions()) {
       if (FD.Self.empty() && FD.Calls.empty())
         continue;
       ++R.PartsWithData[FD.Id];
       uint64_t *S = R.Self.data() + size_t(FD.Id) * NE;
       for (const Row &Rw : FD.Self)
-        for (size_t E = 0; E != NE; ++E) {
+        for (size_t E = 0; E != NE; ++E)
           (void)addCost(S[E], Rw.value(E));
-          (void)addCost(PartSelf[E], Rw.value(E));
-        }
       for (const Row &Rw : FD.Calls) {
         FuncId To = L.callee(Rw);
         auto [It, New] = ArcIndex.try_emplace({FD.Id, To}, Arcs.size());
@@ -86,14 +83,9 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
           R.Recursive[To] = true;
       }
     }
-    // The part's total: its summary when it states more than its self
-    // costs (Xdebug times the run as a whole, a little above the sum).
-    for (size_t E = 0; E != NE; ++E) {
-      uint64_t T = PartSelf[E];
-      if (Pt->Summary && E < Pt->Summary->size())
-        T = std::max(T, (*Pt->Summary)[E]);
-      (void)addCost(R.Total[E], T);
-    }
+    std::vector<uint64_t> PartTotal = partRunTotal(*Pt, NE);
+    for (size_t E = 0; E != NE; ++E)
+      (void)addCost(R.Total[E], PartTotal[E]);
   }
 
   // Adjacency lists in CSR form.

@@ -1,6 +1,7 @@
 //===- Totals.cpp - The totals analysis -----------------------------------===//
 
 #include "profkit/Analysis/Totals.h"
+#include <algorithm>
 
 using namespace profkit;
 using namespace llvm;
@@ -13,12 +14,23 @@ TotalsAnalysis::Result TotalsAnalysis::run(Profile &P,
   R.NumEvents = P.events().size();
   R.Total.assign(R.NumEvents, 0);
   R.Self.assign(P.numFunctions() * R.NumEvents, 0);
-  for (const auto &Pt : P.parts())
+  for (const auto &Pt : P.parts()) {
     for (const FunctionData &FD : Pt->functions())
       for (const Row &Rw : FD.Self)
-        for (size_t E = 0; E != Rw.Values.size() && E != R.NumEvents; ++E) {
+        for (size_t E = 0; E != Rw.Values.size() && E != R.NumEvents; ++E)
           addCost(R.Self[size_t(FD.Id) * R.NumEvents + E], Rw.Values[E]);
-          addCost(R.Total[E], Rw.Values[E]);
-        }
+    std::vector<uint64_t> PartTotal = partRunTotal(*Pt, R.NumEvents);
+    for (size_t E = 0; E != R.NumEvents; ++E)
+      addCost(R.Total[E], PartTotal[E]);
+  }
   return R;
+}
+
+std::vector<uint64_t> profkit::partRunTotal(const Part &Pt, size_t NumEvents) {
+  bool Overflow = false; // The sums saturate.
+  std::vector<uint64_t> T = Pt.computeTotals(NumEvents, Overflow);
+  if (Pt.Summary)
+    for (size_t E = 0; E != NumEvents && E != Pt.Summary->size(); ++E)
+      T[E] = std::max(T[E], (*Pt.Summary)[E]);
+  return T;
 }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Analysis/InclusiveCost.h"
+#include "profkit/Analysis/Totals.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/DenseMap.h"
@@ -235,16 +236,9 @@ Error WebgrindWriter::write() {
 
   // Summaries per part, for the chosen event.
   std::vector<uint64_t> Summaries;
-  for (const auto &Pt : P.parts()) {
-    uint64_t S = 0;
-    if (Event && Pt->Summary && *Event < Pt->Summary->size()) {
-      S = (*Pt->Summary)[*Event];
-    } else if (Event) {
-      bool Overflow = false;
-      S = Pt->computeTotals(P.events().size(), Overflow)[*Event];
-    }
-    Summaries.push_back(S);
-  }
+  for (const auto &Pt : P.parts())
+    Summaries.push_back(Event ? partRunTotal(*Pt, P.events().size())[*Event]
+                              : 0);
 
   const size_t N = P.numFunctions();
   auto Inclusive = [&](FuncId F) -> uint64_t {

@@ -306,6 +306,11 @@ Expected<PreservedAnalyses> FilterPass::run(Profile &P,
 
   if (!is_contained(Keep, false))
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  // The parts lose the dropped cost, the run does not: the summary keeps the
+  // run's total, so later shares stay shares of the whole run.
+  if (NumEvents)
+    for (auto &Pt : P.parts())
+      Pt->Summary = partRunTotal(*Pt, NumEvents);
   RowMap M;
   for (FuncId F = 0; F != N; ++F)
     M.Func.push_back(Keep[F] ? F : DroppedFunction);

@@ -56,8 +56,8 @@ public:
   /// The id of F's strongly connected component of the call graph; two
   /// functions have the same id iff each (indirectly) calls the other.
   unsigned component(FuncId F) const { return Component[F]; }
-  /// The total of the run per event: the sum over parts of the part's
-  /// `summary:` or of its self costs, whichever is larger.
+  /// The total of the run per event, as the totals analysis gives it: the
+  /// sum of every part's partRunTotal().
   llvm::ArrayRef<uint64_t> total() const { return Total; }
 
 private:

@@ -2,7 +2,8 @@
 //
 // The totals analysis: the cost of the whole run per event, and the self
 // cost of every function, over all parts. Shares (`min-self=5%`) are shares
-// of these totals.
+// of the run's total, which is the one rule of partRunTotal(): what the run
+// cost as read, not what passes that drop functions left of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +22,7 @@ public:
 
   struct Result {
     size_t NumEvents = 0;
-    /// Sum of all self costs of all parts, per event.
+    /// The run's total per event: the sum of every part's partRunTotal().
     std::vector<uint64_t> Total;
     /// Self cost of function F for event E at [F * NumEvents + E].
     std::vector<uint64_t> Self;
@@ -31,6 +32,12 @@ public:
   };
   Result run(Profile &P, ProfileAnalysisManager &AM);
 };
+
+/// A part's share of the run's total per event: its self costs, or its
+/// `summary:` where that states more. Xdebug times the run a little above
+/// the sum; filter keeps the total it read as the summary of what it drops
+/// from.
+std::vector<uint64_t> partRunTotal(const Part &Pt, size_t NumEvents);
 
 } // namespace profkit
 
