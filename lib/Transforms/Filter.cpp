@@ -17,6 +17,7 @@
 #include "profkit/Analysis/CallGraph.h"
 #include "profkit/Analysis/Totals.h"
 #include "profkit/Support/Apportion.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Transforms/Inclusive.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/DenseSet.h"
@@ -215,9 +216,8 @@ Expected<PreservedAnalyses> FilterPass::run(Profile &P,
   if (!O.Event.empty()) {
     std::optional<unsigned> E = P.findEvent(O.Event);
     if (!E)
-      return createStringError(inconvertibleErrorCode(),
-                               "filter: the profile has no event '" + O.Event +
-                                   "'");
+      return makeError(ErrorCode::InvalidArgument,
+                       "filter: the profile has no event '" + O.Event + "'");
     Event = *E;
   }
   bool Changed = false;
