@@ -1,0 +1,305 @@
+//===- CallgrindReader.h - The callgrind reader's class ---------*- C++ -*-===//
+//
+// Private to lib/Formats: the reader of the callgrind format family, which
+// CallgrindReader.cpp (header and name lines, parts), CallgrindScan.cpp
+// (cost lines, numbers and positions) and CallgrindReaderThreads.cpp
+// (reading a file in two pieces) implement together.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PROFKIT_LIB_FORMATS_CALLGRINDREADER_H
+#define PROFKIT_LIB_FORMATS_CALLGRINDREADER_H
+
+#include "CallgrindScan.h"
+#include "profkit/Formats/Format.h"
+#include "profkit/IR/Profile.h"
+#include "profkit/Support/InputStream.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
+#include <deque>
+#include <optional>
+
+namespace profkit::callgrind {
+
+enum class Pending : uint8_t { None, Call, Jump };
+/// The tables of a function, as indices of CallgrindReader::Batches.
+enum RowKind : unsigned { SelfRows, CallRows, JumpRows, NumRowKinds };
+
+/// The names of a part's compressed ids, `(id) name`. Writers number them
+/// from 1 up: ids below a bound index an array, found without hashing (name
+/// lines are a tenth of a profile); others, from odd or hostile files, go to
+/// a map. The array outlives a part: a new part only starts a new
+/// generation of its entries, so that a file of many parts with large ids
+/// does not fill the array again for each.
+class CompressedIds {
+public:
+  /// Sets Out to the name of Id if it has one.
+  bool find(uint64_t Id, StrId &Out) const {
+    if (Id < Dense.size()) {
+      if (Dense[Id].Generation != Generation)
+        return false;
+      Out = Dense[Id].Name;
+      return true;
+    }
+    auto It = Sparse.find(Id);
+    if (It == Sparse.end())
+      return false;
+    Out = It->second;
+    return true;
+  }
+  /// Gives Id the name S if it has none; returns the name it has then.
+  StrId define(uint64_t Id, StrId S) {
+    if (Id >= MaxDense)
+      return Sparse.try_emplace(Id, S).first->second;
+    if (Id >= Dense.size())
+      Dense.resize(std::max<size_t>(Id + 1, 2 * Dense.size()));
+    Entry &E = Dense[Id];
+    if (E.Generation != Generation)
+      E = {Generation, S};
+    return E.Name;
+  }
+  /// Forgets every id (a new part).
+  void clear() {
+    Sparse.clear();
+    if (++Generation == 0) { // After 2^32 parts: forget the old ones too.
+      std::fill(Dense.begin(), Dense.end(), Entry());
+      Generation = 1;
+    }
+  }
+
+private:
+  struct Entry {
+    uint32_t Generation = 0; // The part's generation if defined in it.
+    StrId Name = 0;
+  };
+  static constexpr uint64_t MaxDense = 1 << 20; // 8 MB of array at most.
+  std::vector<Entry> Dense;
+  uint32_t Generation = 1;
+  llvm::DenseMap<uint64_t, StrId> Sparse;
+};
+
+/// A file read in two pieces on two threads (readInPieces()) has a head
+/// and a tail reader; a file read in one piece has a whole one.
+enum class Role : uint8_t { Whole, Head, Tail };
+
+/// The rows the tail reader read for functions that have rows in the head
+/// too, batch by batch as they would have gone into their tables. The merge
+/// hands each batch to the head's table, as reading the file in one piece
+/// would have, so the tables come out the same. A batch is its function,
+/// kind, key width and byte length, then its rows encoded as in a table.
+class RowLog {
+public:
+  /// Logs batch B of a function's table, sorted by B.sortAndSum(); returns
+  /// the bytes it took.
+  size_t append(unsigned FunctionIndex, RowKind Kind, const RowBatch &B);
+  /// Refills B with each logged batch in turn and calls
+  /// Deliver(FunctionIndex, Kind, B); frees the log as it goes.
+  void replay(RowBatch &B,
+              llvm::function_ref<void(unsigned, RowKind, RowBatch &)> Deliver);
+
+private:
+  std::deque<llvm::SmallVector<uint8_t, 0>> Blocks;
+};
+
+class CallgrindReader {
+public:
+  CallgrindReader(InputStream &In, const ReadOptions &Opts,
+                  Role R = Role::Whole)
+      : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result),
+        MyRole(R) {}
+  llvm::Expected<std::unique_ptr<Profile>> read();
+
+  // Reading in two pieces (readInPieces()).
+  /// Head: reads its piece, leaving the part it ends in open.
+  llvm::Error readLines();
+  /// Tail: skims the head's piece from HeadIn for its names and functions,
+  /// which it interns as the head does, then reads its own piece. What
+  /// stops the merge (an error: only reading in one piece gives its line)
+  /// is kept in TailFailure; warnings wait in TailWarnings.
+  void readTail(InputStream &HeadIn);
+  /// Head: checks that the two pieces agree at the split and moves the
+  /// head's parts into the tail's profile, which has the names of both.
+  /// Returns why it cannot ("" if it did).
+  llvm::StringRef merge(CallgrindReader &Tail);
+  /// Head, after merge(): reports the warnings held back, ends the part
+  /// that spans the split and returns the profile.
+  llvm::Expected<std::unique_ptr<Profile>> finishMerged(CallgrindReader &Tail);
+  /// Head: reports the warnings held back (before an error of the head).
+  void releaseWarnings();
+
+private:
+  llvm::Error error(const llvm::Twine &Msg) const {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        In.name() + ":" + llvm::Twine(In.lineNumber()) + ": " + Msg);
+  }
+  /// Warns about the current line. OnceKey names a warning given once per
+  /// file ("" for none), for the merge of two pieces.
+  void warn(const llvm::Twine &Msg, llvm::StringRef OnceKey = "") {
+    report(In.lineNumber(), Msg, OnceKey);
+  }
+  /// Reports a warning about line Line: at once, or held back until the
+  /// pieces of a file merge (head, tail).
+  void report(uint64_t Line, const llvm::Twine &Msg,
+              llvm::StringRef OnceKey = "");
+  /// The function a calls= line calls, from the cob=, cfi= and cfn= lines
+  /// before it.
+  FuncId callee() {
+    return P.getOrAddFunction(HaveCalleeObject ? CalleeObject : Object,
+                              HaveCalleeFile ? CalleeFile : SourceFile,
+                              CalleeName);
+  }
+  StrId jumpTargetFile() const { return HaveJumpFile ? JumpFile : SourceFile; }
+  llvm::Error checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum,
+                           bool Overflow, std::optional<uint64_t> TotalsAt,
+                           uint64_t EndLine);
+  llvm::Expected<std::unique_ptr<Profile>> finishProfile();
+
+  llvm::Error parseLine(llvm::StringRef Line);
+  llvm::Error parseHeader(llvm::StringRef Key, llvm::StringRef Value);
+  llvm::Error parseSpec(llvm::StringRef Key, llvm::StringRef Value);
+  llvm::Error parseCostLine(llvm::StringRef Line);
+  // The fast path, inlined into readLines(): the reader's class has external
+  // linkage, so the compiler does not inline these on its own as functions
+  // called once.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCostLine(llvm::StringRef Line);
+  template <unsigned NP, bool Self>
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCostLineOf(llvm::StringRef Line);
+  template <unsigned NP>
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+  scanPositions(const char *&Ptr, const char *End, uint64_t *Out) const;
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCallOrJumpLine(llvm::StringRef Line);
+  template <unsigned NP> bool tryFastCallOrJumpLineOf(llvm::StringRef Line);
+  void expectCallCost(uint64_t Count);
+  void expectJumpCost(bool Cond, uint64_t Followed, uint64_t Executed);
+
+  llvm::Error startPart();
+  llvm::Error endPart();
+  void needNewPartFor(llvm::StringRef Key);
+
+  llvm::Error parseName(llvm::StringRef Value, CompressedIds &Table,
+                        StrId &Out);
+  llvm::Error parseNumber(llvm::StringRef Tok, uint64_t &Out) const;
+  llvm::Error numberError(Scan S, llvm::StringRef Tok) const;
+  llvm::Error parsePosition(llvm::StringRef &Line, unsigned Column,
+                            uint64_t &Out, bool Update);
+  llvm::Error parsePositions(llvm::StringRef &Line,
+                             llvm::MutableArrayRef<uint64_t> Out);
+  llvm::Error parseCosts(llvm::StringRef Line,
+                         llvm::SmallVectorImpl<uint64_t> &Out, size_t Offset);
+  llvm::Error parseEvents(llvm::StringRef Value);
+  void parseEventDecl(llvm::StringRef Value);
+  llvm::Error requireFunction(llvm::StringRef What);
+  StrId intern(llvm::StringRef Name);
+  bool addRow(RowKind K, llvm::ArrayRef<uint64_t> Key,
+              llvm::ArrayRef<uint64_t> Values);
+  // Once per cost line: inlined into the fast path.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool noteRow(RowKind K,
+                                            llvm::ArrayRef<uint64_t> Values);
+  bool flushRows();
+  void noteFirstLine(FunctionData &FD);
+  uint64_t irBytes() const;
+
+  InputStream &In;
+  const ReadOptions &Opts;
+  std::unique_ptr<Profile> Result;
+  Profile &P;
+
+  // The part being read.
+  Part *Cur = nullptr;
+  bool PartHasBody = false;
+  bool NewPartWanted = false;
+  llvm::SmallVector<PositionKind, 3> Positions{PositionKind::Line};
+  llvm::SmallVector<unsigned, 16>
+      ColumnToEvent; // events: column -> profile event
+  bool HaveEvents = false;
+  std::optional<uint64_t> TotalsLine;
+  // The rows of the current function not yet in its tables, and the running
+  // sums of the part's rows of each kind (saturated on overflow).
+  RowBatch Batches[NumRowKinds];
+  std::vector<uint64_t> Sums[NumRowKinds];
+  bool SelfSumOverflow = false;
+  bool RowOverflow = false; // A row's sum overflowed on the fast path.
+  CompressedIds ObjectIds, FileIds, FunctionIds;
+
+  // Current context.
+  StrId Object = 0, File = 0, SourceFile = 0;
+  int CurFunction = -1; // Index into Cur->functions().
+  llvm::SmallVector<uint64_t, 3> LastPos;
+
+  // Callee of the next calls= and target of the next jump=.
+  StrId CalleeObject = 0, CalleeFile = 0, CalleeName = 0;
+  bool HaveCalleeObject = false, HaveCalleeFile = false, HaveCallee = false;
+  StrId JumpFile = 0, JumpFunction = 0;
+  bool HaveJumpFile = false, HaveJumpFunction = false;
+
+  // A calls=/jump=/jcnd= line waiting for its position line.
+  Pending Waiting = Pending::None;
+  uint64_t WaitingLine = 0;
+  // The keyword of that line, for diagnostics: a jcnd= is named jcnd=, not
+  // jump=.
+  llvm::StringRef WaitingKey;
+  llvm::SmallVector<uint64_t, 16>
+      PendingKey; // Key words after the source file.
+  llvm::SmallVector<uint64_t, 16> PendingValues;
+
+  // Scratch for cost lines.
+  llvm::SmallVector<uint64_t, 16> Key, Values;
+
+  bool WarnedNegative = false;
+  llvm::StringSet<> WarnedKeys;
+  llvm::StringMap<size_t> EventDeclIndex; // Name -> index in P.EventDecls.
+
+  // What the IR holds so far, for the memory limit (irBytes()).
+  uint64_t StringBytes = 0, RowBytes = 0, HeaderBytes = 0;
+  uint64_t FunctionDatas = 0; // Of the parts before Cur.
+
+  // Reading in two pieces.
+  Role MyRole;
+  std::vector<std::string> HeldWarnings; // Head.
+  struct TailWarning {
+    uint64_t Line; // In the tail's piece.
+    std::string Text;
+    std::string OnceKey;
+    bool InFirstPart;
+  };
+  // Tail.
+  std::vector<TailWarning> TailWarnings;
+  llvm::StringRef TailFailure; // Why it cannot merge.
+  bool Skimming = false;       // In the head's piece.
+  bool InFirstPart = false;    // In the part that continues the head's.
+  llvm::DenseSet<FuncId> HeadFunctions; // With data in the head's last part.
+  RowLog Log;                           // Rows of those in the first part.
+  // The state at the split, which the head's at its end must match.
+  struct {
+    size_t Strings = 0, Functions = 0, Parts = 0, HeaderLines = 0;
+    StrId Object = 0, File = 0, SourceFile = 0;
+    llvm::SmallVector<PositionKind, 3> Positions;
+    llvm::SmallVector<unsigned, 16> Columns;
+  } AtSplit;
+  // The end of its first part, checked by the head when they merge.
+  struct {
+    bool Ended = false;
+    std::vector<uint64_t> SelfSum;
+    bool SelfSumOverflow = false;
+    std::optional<uint64_t> TotalsLine;
+    uint64_t EndLine = 0;
+  } FirstPartEnd;
+};
+
+/// Reads a plain callgrind file of Size bytes in two pieces on two threads
+/// (CallgrindReaderThreads.cpp). Returns null, with the reason in Why, when
+/// the file cannot be read so.
+llvm::Expected<std::unique_ptr<Profile>> readInPieces(InputStream &In,
+                                                      uint64_t Size,
+                                                      const ReadOptions &Opts,
+                                                      std::string &Why);
+
+} // namespace profkit::callgrind
+
+#endif // PROFKIT_LIB_FORMATS_CALLGRINDREADER_H

@@ -1,0 +1,377 @@
+//===- CallgrindScan.cpp - Cost lines of the callgrind format -------------===//
+//
+// The cost lines of a callgrind file, nine lines in ten: the fast path that
+// reads them as profilers write them, the general path that reads the rest
+// and diagnoses errors, and the loop that hands each line to them. Both
+// paths follow the rules of CallgrindScan.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CallgrindScan.h"
+#include "CallgrindReader.h"
+
+using namespace profkit;
+using namespace profkit::callgrind;
+using namespace llvm;
+
+Error CallgrindReader::numberError(Scan S, StringRef Tok) const {
+  if (Tok.empty())
+    return error("missing number");
+  if (S == Scan::TooLarge)
+    return error("number '" + Tok + "' does not fit in 64 bits");
+  return error("bad number '" + Tok + "'");
+}
+
+Error CallgrindReader::parseNumber(StringRef Tok, uint64_t &Out) const {
+  const char *P = Tok.begin();
+  Scan S = scanNumber(P, Tok.end(), Out);
+  if (S != Scan::Ok || P != Tok.end())
+    return numberError(S == Scan::Ok ? Scan::Bad : S, Tok);
+  return Error::success();
+}
+
+Error CallgrindReader::parsePosition(StringRef &Line, unsigned Column,
+                                     uint64_t &Out, bool Update) {
+  const char *P = skipBlanks(Line.begin(), Line.end()), *E = Line.end();
+  if (P == E)
+    return error("expected " + Twine(LastPos.size()) + " position" +
+                 (LastPos.size() == 1 ? "" : "s") + " (" +
+                 positionKindName(Cur->positions()[Column]) + ")");
+  const char *Start = P;
+  uint64_t Base = LastPos[Column];
+  Scan S = scanPosition<GeneralRules>(P, E, Base, Out);
+  switch (S) {
+  case Scan::Ok:
+    break;
+  case Scan::OutOfRange:
+    return error("relative position '" + tokenAt(Start, E) + "' from " +
+                 Twine(Base) + " leaves the 64-bit range");
+  case Scan::Bad:
+    if (*Start == '*')
+      return error("bad position '" + tokenAt(Start, E) + "'");
+    [[fallthrough]];
+  case Scan::TooLarge:
+    return numberError(S, tokenAt(Start, E));
+  }
+  if (Update)
+    LastPos[Column] = Out;
+  Line = StringRef(P, E - P);
+  return Error::success();
+}
+
+Error CallgrindReader::parsePositions(StringRef &Line,
+                                      MutableArrayRef<uint64_t> Out) {
+  for (unsigned I = 0; I != Out.size(); ++I)
+    if (Error E = parsePosition(Line, I, Out[I], /*Update=*/true))
+      return E;
+  return Error::success();
+}
+
+Error CallgrindReader::parseCosts(StringRef Line,
+                                  SmallVectorImpl<uint64_t> &Out,
+                                  size_t Offset) {
+  Out.resize(Offset + P.events().size());
+  std::fill(Out.begin() + Offset, Out.end(), 0);
+  const char *Ptr = Line.begin(), *E = Line.end();
+  for (unsigned Col = 0;; ++Col) {
+    Ptr = skipBlanks(Ptr, E);
+    if (Ptr == E)
+      return Error::success();
+    if (Col >= ColumnToEvent.size())
+      return error("more costs than the " + Twine(ColumnToEvent.size()) +
+                   " events of 'events:'");
+    const char *Start = Ptr;
+    bool Negative = *Ptr == '-';
+    Ptr += Negative;
+    uint64_t V;
+    Scan S = scanNumber(Ptr, E, V);
+    if (S != Scan::Ok)
+      return numberError(S, tokenAt(Start, E));
+    if (Negative) {
+      // Xdebug 2 writes negative memory deltas; costs are counters.
+      if (!WarnedNegative)
+        warn("negative cost '" + tokenAt(Start, E) + "' read as 0", "-");
+      WarnedNegative = true;
+      V = 0;
+    }
+    Out[Offset + ColumnToEvent[Col]] = V;
+  }
+}
+
+/// Adds Values to Sum, saturating; returns false if a column overflowed.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE bool addToSum(std::vector<uint64_t> &Sum,
+                                                  ArrayRef<uint64_t> Values) {
+  if (LLVM_UNLIKELY(Sum.size() < Values.size()))
+    Sum.resize(Values.size());
+  uint64_t *S = Sum.data();
+  bool Overflow = false;
+  for (size_t I = 0, E = Values.size(); I != E; ++I)
+    Overflow |= __builtin_add_overflow(S[I], Values[I], &S[I]);
+  if (LLVM_LIKELY(!Overflow))
+    return true;
+  // Saturate the columns that wrapped: a wrapped sum is below its addend.
+  for (size_t I = 0, E = Values.size(); I != E; ++I)
+    if (S[I] < Values[I])
+      S[I] = UINT64_MAX;
+  return false;
+}
+
+/// Batches a row of the current function. Returns false if the sum of its
+/// key overflowed 64 bits.
+bool CallgrindReader::addRow(RowKind K, ArrayRef<uint64_t> Key,
+                             ArrayRef<uint64_t> Values) {
+  Batches[K].add(Key, Values);
+  return noteRow(K, Values);
+}
+
+/// Keeps the running sums for a row just batched, and flushes the batch
+/// when due. Returns false if the sum of the row's key overflowed.
+bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values) {
+  bool SumOk = addToSum(Sums[K], Values);
+  if (LLVM_LIKELY(SumOk && !Batches[K].full()))
+    return true;
+  if (K == SelfRows)
+    SelfSumOverflow |= !SumOk;
+  // While the running sum of a kind fits, no key's sum can overflow; once it
+  // does not, the row just added is checked at once, so an error names its
+  // line.
+  return flushRows();
+}
+
+/// Scans NP positions (0: as many as the part has) at Ptr, after spaces,
+/// into Out by the rules of the fast path. Returns false for anything else,
+/// which the general path parses and diagnoses.
+template <unsigned NP>
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CallgrindReader::scanPositions(const char *&Ptr, const char *End,
+                               uint64_t *Out) const {
+  const uint64_t *Last = LastPos.data();
+  const unsigned NumPos = NP ? NP : LastPos.size();
+  for (unsigned I = 0; I != NumPos; ++I) {
+    Ptr = skipSpaces(Ptr);
+    if (scanPosition<FastRules>(Ptr, End, Last[I], Out[I]) != Scan::Ok)
+      return false;
+  }
+  return true;
+}
+
+/// `calls=`, `jump=` and `jcnd=` lines as callgrind writes them (a count or
+/// `followed/executed`, then the target position), about one line in six.
+/// Anything else returns false and goes through parseSpec().
+bool CallgrindReader::tryFastCallOrJumpLine(StringRef Line) {
+  if ((Line[0] != 'c' && Line[0] != 'j') || !Cur || NewPartWanted ||
+      CurFunction < 0 || Waiting != Pending::None || Skimming)
+    return false;
+  switch (LastPos.size()) {
+  case 1:
+    return tryFastCallOrJumpLineOf<1>(Line);
+  case 2:
+    return tryFastCallOrJumpLineOf<2>(Line);
+  default:
+    return tryFastCallOrJumpLineOf<0>(Line);
+  }
+}
+
+template <unsigned NP>
+bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
+  const char *Ptr = Line.begin(), *End = Line.end();
+  const unsigned NumPos = NP ? NP : LastPos.size();
+  unsigned KeyStart;
+  uint64_t First, Second = 0;
+  bool Call = Line.starts_with("calls="), Cond = Line.starts_with("jcnd=");
+  if (Call) {
+    if (!HaveCallee)
+      return false;
+    Ptr += 6;
+    KeyStart = 1;
+  } else if (Cond || Line.starts_with("jump=")) {
+    Ptr += 5;
+    KeyStart = 3;
+  } else {
+    return false;
+  }
+  // valgrind's `jcnd=followed/executed`; the reference's two numbers go
+  // the slow way.
+  if (!scanDigits(Ptr, First) ||
+      (Cond && (*Ptr++ != '/' || !scanDigits(Ptr, Second))) ||
+      (*Ptr != ' ' && *Ptr != '\t'))
+    return false;
+  PendingKey.resize_for_overwrite(KeyStart + NumPos);
+  if (!scanPositions<NP>(Ptr, End, PendingKey.data() + KeyStart) ||
+      skipSpaces(Ptr) != End)
+    return false;
+  PartHasBody = true;
+  if (Call)
+    expectCallCost(First);
+  else
+    expectJumpCost(Cond, First, Second);
+  return true;
+}
+
+/// The cost line as profilers write it millions of times: positions and
+/// costs by the fast rules (FastRules), for self cost, a call or a jump.
+/// Anything unusual (negative costs, long numbers, other blanks, errors)
+/// returns false and goes through parseCostLine(), which also writes the
+/// diagnostics.
+bool CallgrindReader::tryFastCostLine(StringRef Line) {
+  if (!startsCostLine(Line[0]) || !Cur || NewPartWanted || !HaveEvents ||
+      CurFunction < 0)
+    return false;
+  bool Self = Waiting == Pending::None;
+  switch (LastPos.size()) {
+  case 1:
+    return Self ? tryFastCostLineOf<1, true>(Line)
+                : tryFastCostLineOf<1, false>(Line);
+  case 2:
+    return Self ? tryFastCostLineOf<2, true>(Line)
+                : tryFastCostLineOf<2, false>(Line);
+  default:
+    return Self ? tryFastCostLineOf<0, true>(Line)
+                : tryFastCostLineOf<0, false>(Line);
+  }
+}
+
+/// tryFastCostLine() for NP positions (0: any number), so that the loops
+/// over the positions of the common layouts (`line`, `instr line`) unroll;
+/// and for self costs (Self) or the line after a `calls=` or jump, so that
+/// the code for the others drops out of the common case.
+template <unsigned NP, bool Self>
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CallgrindReader::tryFastCostLineOf(StringRef Line) {
+  // The row is parsed in place, into the batch of its kind.
+  RowKind Kind = Self                       ? SelfRows
+                 : Waiting == Pending::Call ? CallRows
+                                            : JumpRows;
+  size_t NumEvents = Result->events().size();
+  size_t NumValues = Kind == SelfRows   ? NumEvents
+                     : Kind == CallRows ? 1 + NumEvents
+                                        : PendingValues.size();
+  RowBatch &B = Batches[Kind];
+  // When the columns of `events:` are all the profile's events, every value
+  // is written below: the costs given, the missing ones as zeros.
+  unsigned NumColumns = Kind == JumpRows ? 0 : ColumnToEvent.size();
+  bool WritesAll = Kind == JumpRows || NumColumns == NumEvents;
+  uint64_t *Row =
+      WritesAll ? B.appendRowUninitialized(NumValues) : B.appendRow(NumValues);
+  uint64_t *Values = Row + B.keyWidth();
+  auto Fail = [&] {
+    B.popRow();
+    return false;
+  };
+  const char *Ptr = Line.begin(), *End = Line.end();
+  uint64_t *Last = LastPos.data();
+  const unsigned NumPos = NP ? NP : LastPos.size();
+  if (!scanPositions<NP>(Ptr, End, Row))
+    return Fail();
+
+  // Self costs are the values; a call's values are its count, then its
+  // inclusive costs; a jump's position line has no costs.
+  uint64_t *Costs = Values + (Kind == CallRows);
+  const unsigned *Column = ColumnToEvent.data();
+  unsigned Col = 0;
+  for (;; ++Col) {
+    Ptr = skipSpaces(Ptr);
+    if (Ptr == End)
+      break;
+    uint64_t V;
+    if (Col == NumColumns || FastRules::number(Ptr, End, V) != Scan::Ok)
+      return Fail();
+    Costs[Column[Col]] = V;
+  }
+  if (WritesAll)
+    for (; Col < NumColumns; ++Col)
+      Costs[Column[Col]] = 0;
+
+  for (unsigned I = 0; I != NumPos; ++I)
+    Last[I] = Row[I];
+  Row[NumPos] = SourceFile;
+  if (Kind != SelfRows) {
+    for (size_t I = 0, E = PendingKey.size(); I != E; ++I)
+      Row[NumPos + 1 + I] = PendingKey[I];
+    if (Kind == CallRows)
+      Values[0] = PendingValues[0];
+    else
+      for (size_t I = 0, E = PendingValues.size(); I != E; ++I)
+        Values[I] = PendingValues[I];
+  }
+  PartHasBody = true;
+  Waiting = Pending::None;
+  if (!noteRow(Kind, ArrayRef(Values, NumValues)))
+    RowOverflow = true;
+  return true;
+}
+
+Error CallgrindReader::parseCostLine(StringRef Line) {
+  if (NewPartWanted || !Cur)
+    if (Error E = startPart())
+      return E;
+  PartHasBody = true;
+  if (!HaveEvents)
+    return error("cost line before 'events:'");
+  if (Error E = requireFunction("cost line"))
+    return E;
+  RowLayout L = Cur->layout();
+  Key.resize(1 + L.P);
+  if (Error E = parsePositions(Line, MutableArrayRef(Key).take_front(L.P)))
+    return E;
+  Key[L.P] = SourceFile;
+
+  bool Ok = true;
+  switch (Waiting) {
+  case Pending::None:
+    if (Error E = parseCosts(Line, Values, 0))
+      return E;
+    Ok = addRow(SelfRows, Key, Values);
+    break;
+  case Pending::Call:
+    Key.append(PendingKey.begin(), PendingKey.end());
+    if (Error E = parseCosts(Line, PendingValues, 1))
+      return E;
+    Ok = addRow(CallRows, Key, PendingValues);
+    break;
+  case Pending::Jump:
+    if (!trim(Line).empty())
+      return error("costs after the position of a jump");
+    Key.append(PendingKey.begin(), PendingKey.end());
+    Ok = addRow(JumpRows, Key, PendingValues);
+    break;
+  }
+  Waiting = Pending::None;
+  if (!Ok)
+    return error("a cost sum overflows 64 bits");
+  return Error::success();
+}
+
+/// The next line of In that is not blank, without its leading blanks.
+static bool nextNonBlankLine(InputStream &In, StringRef &Line) {
+  while (In.nextLine(Line)) {
+    size_t I = 0;
+    while (I < Line.size() && isBlank(Line[I]))
+      ++I;
+    if (I == Line.size())
+      continue;
+    if (I)
+      Line = Line.drop_front(I);
+    return true;
+  }
+  return false;
+}
+
+Error CallgrindReader::readLines() {
+  StringRef Line;
+  while (nextNonBlankLine(In, Line)) {
+    if (tryFastCostLine(Line)) {
+      if (RowOverflow)
+        return error("a cost sum overflows 64 bits");
+      continue;
+    }
+    if (tryFastCallOrJumpLine(Line))
+      continue;
+    if (Error E = parseLine(Line))
+      return E;
+    if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
+      return error("the profile needs more than " + Twine(Opts.MaxMemory) +
+                   " bytes of memory: over the memory limit (-max-memory)");
+  }
+  return In.takeError();
+}
