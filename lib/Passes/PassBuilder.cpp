@@ -66,6 +66,8 @@ PassRegistry::PassRegistry() {
 #define PROFILE_PASS_FLAG(PASS, NAME, DEFAULT, DESCRIPTION)                    \
   const_cast<PassInfo *>(lookupPass(PASS))                                     \
       ->Params.push_back({NAME, "", DEFAULT, DESCRIPTION});
+#define PROFILE_PASS_TRAIT(PASS, TRAIT)                                        \
+  const_cast<PassInfo *>(lookupPass(PASS))->Traits |= PassInfo::TRAIT;
 #include "profkit/Passes/PassRegistry.def"
 #define PROFILE_ANALYSIS(NAME, CLASS, DESCRIPTION)                             \
   cantFail(registerAnalysis({NAME, DESCRIPTION,                                \
@@ -108,6 +110,19 @@ const AnalysisInfo *PassRegistry::lookupAnalysis(StringRef Name) const {
     if (I.Name == Name)
       return &I;
   return nullptr;
+}
+
+bool PassRegistry::hasTrait(const PassConcept &Pass, PassInfo::Trait T) const {
+  const PassInfo *Info = lookupPass(Pass.name());
+  return Info && (Info->Traits & T);
+}
+
+std::vector<StringRef> PassRegistry::passesWith(PassInfo::Trait T) const {
+  std::vector<StringRef> Names;
+  for (const PassInfo &I : Passes)
+    if (I.Traits & T)
+      Names.push_back(I.Name);
+  return Names;
 }
 
 void PassRegistry::print(raw_ostream &OS) const {

@@ -377,22 +377,31 @@ int main(int argc, char **argv) {
       fail(Path +
            " is an executable, not a profile; give it as -binary=" + Path);
   }
+  // Which passes take the extra inputs, and which relocate, the registry
+  // says (PassRegistry.def's traits).
+  const profkit::PassRegistry &Registry = profkit::PassRegistry::get();
+  auto PipelineHas = [&](profkit::PassInfo::Trait T) {
+    return any_of(PM.passes(), [&](const auto &Pass) {
+      return Registry.hasTrait(*Pass, T);
+    });
+  };
   if (Inputs.size() > 1 &&
-      (PM.empty() || PM.passes().front()->name() != "merge")) {
-    bool HasMerge = any_of(
-        PM.passes(), [](const auto &Pass) { return Pass->name() == "merge"; });
+      (PM.empty() || !Registry.hasTrait(*PM.passes().front(),
+                                        profkit::PassInfo::TakesInputs))) {
+    std::string Merge =
+        join(Registry.passesWith(profkit::PassInfo::TakesInputs), "' or '");
     fail(Twine(Inputs.size()) + " inputs given, but the pipeline " +
-         (HasMerge ? "does not start with 'merge'" : "has no 'merge' pass") +
+         (PipelineHas(profkit::PassInfo::TakesInputs)
+              ? "does not start with '" + Merge + "'"
+              : "has no '" + Merge + "' pass") +
          " to combine them");
   }
 
-  // -binary without a `relocate` pass relocates every input as it is read,
+  // -binary without a relocating pass relocates every input as it is read,
   // before the pipeline runs; with one, the pass does it (its binary=
   // defaults to -binary). Either way -binary gives gmon.out's address layout.
   Reader.Relocate =
-      !Binary.empty() && none_of(PM.passes(), [](const auto &Pass) {
-        return Pass->name() == "relocate";
-      });
+      !Binary.empty() && !PipelineHas(profkit::PassInfo::Relocates);
 
   const FormatInfo *Writer = nullptr;
   if (!PrintIR && !DisableOutput) {

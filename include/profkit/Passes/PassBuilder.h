@@ -29,9 +29,20 @@
 namespace profkit {
 
 struct PassInfo {
+  /// What a tool's driver must know of a pass besides running it
+  /// (PROFILE_PASS_TRAIT in PassRegistry.def).
+  enum Trait : unsigned {
+    /// Takes the inputs after the first (PassContext::NextInput): several
+    /// inputs need a pipeline that starts with such a pass.
+    TakesInputs = 1 << 0,
+    /// Relocates the profile against a program, so the driver need not
+    /// relocate each input against -binary as it reads it.
+    Relocates = 1 << 1,
+  };
   std::string Name;
   std::string Description;
   std::vector<PassParamInfo> Params;
+  unsigned Traits = 0;
   std::function<llvm::Expected<std::unique_ptr<PassConcept>>(const PassParams &,
                                                              PassContext &)>
       Create;
@@ -75,6 +86,11 @@ public:
   }
 
   const PassInfo *lookupPass(llvm::StringRef Name) const;
+  /// Whether the registry entry of a pipeline's pass has trait T
+  /// (require<> and invalidate<> have none).
+  bool hasTrait(const PassConcept &Pass, PassInfo::Trait T) const;
+  /// The names of the passes with trait T, in registry order.
+  std::vector<llvm::StringRef> passesWith(PassInfo::Trait T) const;
   const AnalysisInfo *lookupAnalysis(llvm::StringRef Name) const;
   llvm::ArrayRef<PassInfo> passes() const { return Passes; }
   llvm::ArrayRef<AnalysisInfo> analyses() const { return Analyses; }
