@@ -14,9 +14,12 @@ using namespace profkit;
 static std::string roundTrip(const Profile &P, bool Compress) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  WriteOptions WO;
-  WO.CompressNames = WO.CompressPositions = Compress;
-  if (llvm::Error E = writeCallgrind(P, OS, WO)) {
+  llvm::Expected<OutputSpec> Spec =
+      parseOutputSpec(Compress ? "callgrind"
+                               : "callgrind<no-compress-names;"
+                                 "no-compress-positions>");
+  if (llvm::Error E = Spec ? writeCallgrind(P, OS, Spec->Params, WriteContext())
+                           : Spec.takeError()) {
     // The writer may refuse an IR it cannot express; that is no finding.
     llvm::consumeError(std::move(E));
     return "";

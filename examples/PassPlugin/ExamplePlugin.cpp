@@ -60,7 +60,8 @@ struct CrashPass : profkit::PassInfoMixin<CrashPass> {
   }
 };
 
-Error writeTotals(const Profile &P, raw_ostream &OS, const WriteOptions &) {
+Error writeTotals(const Profile &P, raw_ostream &OS, const PassParams &,
+                  const WriteContext &) {
   std::vector<uint64_t> Sum(P.events().size());
   for (const auto &Pt : P.parts()) {
     bool Overflow = false;

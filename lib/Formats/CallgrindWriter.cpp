@@ -237,13 +237,14 @@ struct NameRef {
 /// are left as NameRefs for the stitching of slices formatted in parallel.
 class Formatter {
 public:
-  Formatter(const Profile &P, const Part &Pt, const WriteOptions &Opts,
+  Formatter(const Profile &P, const Part &Pt, const PassParams &Params,
             TextBuffer &Out, IdTables *Ids, std::vector<NameRef> *Refs,
             std::vector<uint64_t> *Sum)
       : P(P), Out(Out), Ids(Ids), Refs(Refs), Sum(Sum),
-        NP(Pt.positions().size()), CompressNames(Opts.CompressNames),
+        NP(Pt.positions().size()),
+        CompressNames(Params.getFlag("compress-names")),
         // Without compression, LastPos stays zero: every position absolute.
-        NewPos(Opts.CompressPositions ? LastPos : Discard),
+        NewPos(Params.getFlag("compress-positions") ? LastPos : Discard),
         LineIdx(Pt.positionIndex(PositionKind::Line)) {
     for (unsigned I = 0; I != NP; ++I)
       if (Pt.positions()[I] != PositionKind::Line)
@@ -571,7 +572,7 @@ static size_t rowBytes(const FunctionData &FD) {
          FD.Jumps.encodedBytes() + 64;
 }
 
-/// Threads to format a part with. WriteOptions::Threads=N takes N (1: only
+/// Threads to format a part with. callgrind<threads=N> takes N (1: only
 /// the calling thread), for any part; by default (0), parts of a megabyte of
 /// rows and more take two if the machine has two cores: starting threads
 /// would cost small profiles more than it saves.
@@ -596,8 +597,10 @@ struct Slice {
 
 class CallgrindWriter {
 public:
-  CallgrindWriter(const Profile &P, raw_ostream &OS, const WriteOptions &Opts)
-      : P(P), OS(OS), Opts(Opts), Out(&OS), Ids(P) {}
+  CallgrindWriter(const Profile &P, raw_ostream &OS, const PassParams &Params,
+                  const WriteContext &Ctx, unsigned Threads)
+      : P(P), OS(OS), Params(Params), Ctx(Ctx), Threads(Threads), Out(&OS),
+        Ids(P) {}
   void write();
 
 private:
@@ -610,7 +613,9 @@ private:
 
   const Profile &P;
   raw_ostream &OS;
-  const WriteOptions &Opts;
+  const PassParams &Params;
+  const WriteContext &Ctx;
+  unsigned Threads;
   TextBuffer Out;
   IdTables Ids;
 };
@@ -682,7 +687,7 @@ void CallgrindWriter::writePart(const Part &Pt) {
   size_t Bytes = 0;
   for (const FunctionData &FD : Pt.functions())
     Bytes += rowBytes(FD);
-  unsigned Threads = writeThreads(Opts.Threads, Bytes);
+  unsigned Threads = writeThreads(this->Threads, Bytes);
   if (Threads > 1 && Pt.functions().size() > 1) {
     // Slices small enough to spread the work, large enough that their
     // bookkeeping does not count.
@@ -691,7 +696,8 @@ void CallgrindWriter::writePart(const Part &Pt) {
     writeFunctionsInParallel(Pt, Threads, SliceBytes,
                              Pt.Totals ? nullptr : &Sum, Overflow);
   } else {
-    Formatter Fmt(P, Pt, Opts, Out, &Ids, nullptr, Pt.Totals ? nullptr : &Sum);
+    Formatter Fmt(P, Pt, Params, Out, &Ids, nullptr,
+                  Pt.Totals ? nullptr : &Sum);
     Fmt.startAfter(nullptr);
     for (const FunctionData &FD : Pt.functions())
       Fmt.function(FD);
@@ -702,7 +708,7 @@ void CallgrindWriter::writePart(const Part &Pt) {
     writeNumbers("\ntotals", *Pt.Totals);
   } else {
     if (Overflow)
-      Opts.Warn("the totals of a part overflow 64 bits; written saturated");
+      Ctx.Warn("the totals of a part overflow 64 bits; written saturated");
     writeNumbers("\ntotals", Sum);
   }
 }
@@ -746,7 +752,7 @@ void CallgrindWriter::writeFunctionsInParallel(const Part &Pt, unsigned Threads,
     S.Refs.clear();
     if (Sum)
       S.Sum.assign(Sum->size(), 0);
-    Formatter Fmt(P, Pt, Opts, S.Text, nullptr, &S.Refs,
+    Formatter Fmt(P, Pt, Params, S.Text, nullptr, &S.Refs,
                   Sum ? &S.Sum : nullptr);
     auto [B, E] = Ranges[I];
     // The object and file lines in effect at a function boundary are
@@ -826,13 +832,17 @@ void CallgrindWriter::write() {
 }
 
 Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
-                              const WriteOptions &Opts) {
+                              const PassParams &Params,
+                              const WriteContext &Ctx) {
   // Fuzzing (roundtrip) found a gmon.out of a header only, read as a profile
   // of no events: its `events:` line would be empty, which no reader takes.
   if (P.events().empty())
     return createStringError(inconvertibleErrorCode(),
                              "the profile has no events; the callgrind format "
                              "needs at least one");
-  CallgrindWriter(P, OS, Opts).write();
+  unsigned Threads;
+  if (Params.get("threads").getAsInteger(10, Threads))
+    return Params.invalid("threads", "expected a whole number");
+  CallgrindWriter(P, OS, Params, Ctx, Threads).write();
   return Error::success();
 }

@@ -2,8 +2,8 @@
 //
 // Writes the address-level data of a profile (histograms, arcs, basic-block
 // counts) as a gmon.out that GNU gprof reads: the GNU format by default, the
-// 4.4BSD layout with GmonFormat "bsd". Addresses take the executable's size
-// and byte order (WriteOptions::Binary, else what the profile recorded).
+// 4.4BSD layout with gmon<format=bsd>. Addresses take the executable's size
+// and byte order (WriteContext::Binary, else what the profile recorded).
 //
 // Counts never wrap. gprof sums histogram records with identical ranges and
 // arcs with identical ends, so a bin over 65535 is carried by repeating its
@@ -33,10 +33,10 @@ namespace {
 
 class GmonWriter {
 public:
-  GmonWriter(const Profile &P, raw_ostream &OS, const WriteOptions &Opts,
+  GmonWriter(const Profile &P, raw_ostream &OS, const WriteContext &Ctx,
              AddressLayout L)
-      : P(P), OS(OS), Opts(Opts), L(L) {}
-  Error write();
+      : P(P), OS(OS), Ctx(Ctx), L(L) {}
+  Error write(bool BSD);
 
 private:
   template <typename T> void put(T V) {
@@ -55,7 +55,7 @@ private:
   }
   uint64_t addrMax() const { return L.Size == 4 ? UINT32_MAX : UINT64_MAX; }
   bool fits(uint64_t Addr) const { return Addr <= addrMax(); }
-  void warn(const Twine &Msg) { Opts.Warn("gmon output: " + Msg); }
+  void warn(const Twine &Msg) { Ctx.Warn("gmon output: " + Msg); }
 
   void collect();
   Error writeGnu();
@@ -63,7 +63,7 @@ private:
 
   const Profile &P;
   raw_ostream &OS;
-  const WriteOptions &Opts;
+  const WriteContext &Ctx;
   AddressLayout L;
 
   std::vector<Histogram> Hists;
@@ -243,7 +243,7 @@ Error GmonWriter::writeBSD() {
   return Error::success();
 }
 
-Error GmonWriter::write() {
+Error GmonWriter::write(bool BSD) {
   collect();
   bool HasFunctions = any_of(
       P.parts(), [](const auto &Pt) { return !Pt->functions().empty(); });
@@ -265,21 +265,18 @@ Error GmonWriter::write() {
          ") have no PC-sample histogram and are dropped: gmon.out holds the "
          "call counts only, so gprof shows calls but no time");
   }
-  if (Opts.GmonFormat == "bsd")
-    return writeBSD();
-  if (Opts.GmonFormat != "gnu")
-    return createStringError(inconvertibleErrorCode(),
-                             "unknown gmon format '%s' (known: gnu, bsd)",
-                             Opts.GmonFormat.c_str());
-  return writeGnu();
+  return BSD ? writeBSD() : writeGnu();
 }
 
 Error profkit::writeGmon(const Profile &P, raw_ostream &OS,
-                         const WriteOptions &Opts) {
+                         const PassParams &Params, const WriteContext &Ctx) {
+  StringRef Format = Params.get("format");
+  if (Format != "gnu" && Format != "bsd")
+    return Params.invalid("format", "expected gnu or bsd");
   AddressLayout L;
   bool Known = false;
-  if (!Opts.Binary.empty()) {
-    Expected<AddressLayout> FromBinary = readExecutableLayout(Opts.Binary);
+  if (!Ctx.Binary.empty()) {
+    Expected<AddressLayout> FromBinary = readExecutableLayout(Ctx.Binary);
     if (!FromBinary)
       return FromBinary.takeError();
     L = *FromBinary;
@@ -296,5 +293,5 @@ Error profkit::writeGmon(const Profile &P, raw_ostream &OS,
     return createStringError(inconvertibleErrorCode(),
                              "gmon output: the address size and byte order "
                              "are unknown; give -binary=PROG");
-  return GmonWriter(P, OS, Opts, L).write();
+  return GmonWriter(P, OS, Ctx, L).write(Format == "bsd");
 }

@@ -5,18 +5,34 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <vector>
 
 using namespace profkit;
 using namespace llvm;
 
-static std::vector<FormatInfo> &registry() {
-  static std::vector<FormatInfo> Formats = {
+static std::vector<FormatInfo> builtinFormats() {
+  std::vector<FormatInfo> Formats = {
 #define PROFKIT_FORMAT(NAME, DESC, DETECT, READ, WRITE, BINARY)                \
   FormatInfo{#NAME, DESC, DETECT, READ, WRITE, BINARY},
 #include "profkit/Formats/Formats.def"
   };
+  auto AddParam = [&](StringRef Format, PassParamInfo Info) {
+    for (FormatInfo &F : Formats)
+      if (F.Name == Format)
+        F.Params.push_back(std::move(Info));
+  };
+#define PROFKIT_FORMAT_PARAM(FORMAT, NAME, META, DEFAULT, DESCRIPTION)         \
+  AddParam(#FORMAT, {NAME, META, DEFAULT, DESCRIPTION});
+#define PROFKIT_FORMAT_FLAG(FORMAT, NAME, DEFAULT, DESCRIPTION)                \
+  AddParam(#FORMAT, {NAME, "", DEFAULT, DESCRIPTION});
+#include "profkit/Formats/Formats.def"
+  return Formats;
+}
+
+static std::vector<FormatInfo> &registry() {
+  static std::vector<FormatInfo> Formats = builtinFormats();
   return Formats;
 }
 
@@ -29,6 +45,48 @@ const FormatInfo *profkit::findFormat(StringRef Name) {
     if (F.Name == Name)
       return &F;
   return nullptr;
+}
+
+std::string profkit::writableFormatNames() {
+  std::string Names;
+  for (const FormatInfo &F : registry())
+    if (F.Write)
+      Names += (Names.empty() ? "" : ", ") + F.Name.str();
+  return Names;
+}
+
+Expected<OutputSpec> profkit::parseOutputSpec(StringRef Text) {
+  size_t Pos = std::min(Text.find('<'), Text.size());
+  StringRef Name = Text.take_front(Pos).trim();
+  const FormatInfo *F = findFormat(Name);
+  if (!F || !F->Write)
+    return createStringError(inconvertibleErrorCode(),
+                             "unknown output format '%s' (known: %s)",
+                             Name.str().c_str(), writableFormatNames().c_str());
+  OutputSpec Spec{F, PassParams(F->Name, F->Params, "output format")};
+  if (Pos == Text.size())
+    return Spec;
+  std::string Owner = ("output format '" + F->Name + "'").str();
+  std::vector<std::string> Params;
+  if (Error E = splitParams(Text, Pos, Owner, Params))
+    return std::move(E);
+  if (Pos != Text.size())
+    return createStringError(inconvertibleErrorCode(),
+                             "unexpected '%s' after the parameters of %s",
+                             Text.drop_front(Pos).str().c_str(), Owner.c_str());
+  for (const std::string &P : Params)
+    if (Error E = Spec.Params.set(P))
+      return std::move(E);
+  return Spec;
+}
+
+void profkit::printFormats(raw_ostream &OS) {
+  OS << "Profile formats (inputs by their contents; output: "
+        "-output-format=NAME<PARAMS>):\n";
+  for (const FormatInfo &F : registry()) {
+    StringRef Only = !F.Write ? " (read only)" : !F.Read ? " (write only)" : "";
+    printParamsHelp(OS, F.Name, (F.Description + Only).str(), F.Params);
+  }
 }
 
 Expected<std::unique_ptr<Profile>>

@@ -36,8 +36,9 @@ struct CallRecord {
 
 class WebgrindWriter {
 public:
-  WebgrindWriter(const Profile &P, raw_ostream &OS, const WriteOptions &Opts)
-      : P(P), OS(OS), Opts(Opts) {}
+  WebgrindWriter(const Profile &P, raw_ostream &OS, const PassParams &Params,
+                 const WriteContext &Ctx)
+      : P(P), OS(OS), Params(Params), Ctx(Ctx) {}
   Error write();
 
 private:
@@ -55,7 +56,8 @@ private:
 
   const Profile &P;
   raw_ostream &OS;
-  const WriteOptions &Opts;
+  const PassParams &Params;
+  const WriteContext &Ctx;
 
   std::optional<unsigned> Event;
   uint64_t Scale = 1;
@@ -89,9 +91,9 @@ std::string WebgrindWriter::clean(StringRef S) {
     std::replace(R.begin(), R.end(), '\n', ' ');
     std::replace(R.begin(), R.end(), '\r', ' ');
     if (!WarnedNewline)
-      Opts.Warn("webgrind names and headers cannot hold line breaks; written "
-                "as blanks in '" +
-                R + "'");
+      Ctx.Warn("webgrind names and headers cannot hold line breaks; written "
+               "as blanks in '" +
+               R + "'");
     WarnedNewline = true;
   }
   return R;
@@ -202,21 +204,20 @@ void WebgrindWriter::collect() {
 }
 
 Error WebgrindWriter::write() {
-  unsigned Version = Opts.WebgrindVersion;
-  if (Version < 5 || Version > 7)
-    return createStringError(inconvertibleErrorCode(),
-                             "webgrind version %u cannot be written (5, 6 or "
-                             "7)",
-                             Version);
-  if (!Opts.Event.empty()) {
-    Event = P.findEvent(Opts.Event);
+  unsigned Version;
+  if (Params.get("version").getAsInteger(10, Version) || Version < 5 ||
+      Version > 7)
+    return Params.invalid("version", "expected 5, 6 or 7");
+  StringRef Wanted = Params.get("event");
+  if (!Wanted.empty()) {
+    Event = P.findEvent(Wanted);
     if (!Event) {
       std::string Known;
       for (const EventType &E : P.events())
         Known += (Known.empty() ? "" : ", ") + E.Name;
-      return createStringError(inconvertibleErrorCode(),
-                               "no event '%s' in the profile (events: %s)",
-                               Opts.Event.c_str(), Known.c_str());
+      return Params.invalid("event", "no event '" + Wanted +
+                                         "' in the profile (events: " + Known +
+                                         ")");
     }
   } else if (!P.events().empty()) {
     Event = 0;
@@ -226,9 +227,9 @@ Error WebgrindWriter::write() {
     for (unsigned E = 0; E != P.events().size(); ++E)
       if (E != *Event)
         Dropped += (Dropped.empty() ? "" : ", ") + P.events()[E].Name;
-    Opts.Warn("the webgrind format holds one event: writing " +
-              P.events()[*Event].Name + ", dropping " + Dropped +
-              " (-event=NAME chooses)");
+    Ctx.Warn("the webgrind format holds one event: writing " +
+             P.events()[*Event].Name + ", dropping " + Dropped +
+             " (webgrind<event=NAME> chooses)");
   }
 
   InclusiveCost IC = InclusiveCost::compute(P);
@@ -247,7 +248,7 @@ Error WebgrindWriter::write() {
   auto Self = [&](FuncId F) -> uint64_t {
     return Event ? IC.self(F)[*Event] : 0;
   };
-  if (Opts.WebgrindScale) {
+  if (Params.getFlag("scale")) {
     uint64_t Max = 0;
     for (FuncId F = 0; F != N; ++F)
       Max = std::max({Max, Self(F), Inclusive(F)});
@@ -275,8 +276,8 @@ Error WebgrindWriter::write() {
   const bool Placeholder = N == 0;
   const size_t Records = Placeholder ? 1 : N;
   if (Placeholder)
-    Opts.Warn("the profile has no function; writing a placeholder function so "
-              "that webgrind can open the file");
+    Ctx.Warn("the profile has no function; writing a placeholder function so "
+             "that webgrind can open the file");
   std::vector<uint64_t> Address(Records);
   uint64_t Offset = 12 + 4 * uint64_t(Records);
   for (size_t F = 0; F != Records; ++F) {
@@ -382,27 +383,28 @@ Error WebgrindWriter::write() {
       ++ObjectsDropped;
   }
   if (ObjectsDropped)
-    Opts.Warn("the webgrind format has no objects: " +
-              (ObjectsDropped == 1 ? Twine("the object of 1 function is")
-                                   : "the objects of " + Twine(ObjectsDropped) +
-                                         " functions are") +
-              " dropped (kept only where two functions share a file and "
-              "name)");
+    Ctx.Warn("the webgrind format has no objects: " +
+             (ObjectsDropped == 1 ? Twine("the object of 1 function is")
+                                  : "the objects of " + Twine(ObjectsDropped) +
+                                        " functions are") +
+             " dropped (kept only where two functions share a file and "
+             "name)");
 
   if (Saturated)
-    Opts.Warn(Twine(Saturated) + " value" + (Saturated == 1 ? "" : "s") +
-              " over 4294967295 cannot be stored in the webgrind format and " +
-              (Saturated == 1 ? "was" : "were") +
-              " written as 4294967295 (first: " + FirstSaturated + ")" +
-              (Opts.WebgrindScale ? "" : "; -webgrind-scale scales costs"));
+    Ctx.Warn(Twine(Saturated) + " value" + (Saturated == 1 ? "" : "s") +
+             " over 4294967295 cannot be stored in the webgrind format and " +
+             (Saturated == 1 ? "was" : "were") +
+             " written as 4294967295 (first: " + FirstSaturated + ")" +
+             (Params.getFlag("scale") ? "" : "; webgrind<scale> scales costs"));
   else if (Scale != 1)
-    Opts.Warn("costs over 4294967295 do not fit the webgrind format; all "
-              "costs are divided by " +
-              Twine(Scale) + " (event " + EventName + ")");
+    Ctx.Warn("costs over 4294967295 do not fit the webgrind format; all "
+             "costs are divided by " +
+             Twine(Scale) + " (event " + EventName + ")");
   return Error::success();
 }
 
 Error profkit::writeWebgrind(const Profile &P, raw_ostream &OS,
-                             const WriteOptions &Opts) {
-  return WebgrindWriter(P, OS, Opts).write();
+                             const PassParams &Params,
+                             const WriteContext &Ctx) {
+  return WebgrindWriter(P, OS, Params, Ctx).write();
 }

@@ -127,30 +127,8 @@ std::vector<StringRef> PassRegistry::passesWith(PassInfo::Trait T) const {
 
 void PassRegistry::print(raw_ostream &OS) const {
   OS << "Profile passes:\n";
-  for (const PassInfo &P : Passes) {
-    OS << "  " << P.Name;
-    for (size_t I = 0; I != P.Params.size(); ++I) {
-      const PassParamInfo &Q = P.Params[I];
-      OS << (I ? ';' : '<');
-      if (Q.isFlag())
-        OS << "[no-]" << Q.Name;
-      else
-        OS << Q.Name << '=' << Q.Meta;
-    }
-    OS << (P.Params.empty() ? "\n" : ">\n");
-    OS << "      " << P.Description << '\n';
-    for (const PassParamInfo &Q : P.Params) {
-      OS << "      ";
-      if (Q.isFlag())
-        OS << "[no-]" << Q.Name
-           << " (default: " << (Q.Default == "true" ? "" : "no-") << Q.Name
-           << ")";
-      else
-        OS << Q.Name << '=' << Q.Meta
-           << (Q.Default.empty() ? "" : " (default: " + Q.Default + ")");
-      OS << "\n          " << Q.Description << '\n';
-    }
-  }
+  for (const PassInfo &P : Passes)
+    printParamsHelp(OS, P.Name, P.Description, P.Params);
   OS << "Profile analyses (require<NAME>, invalidate<NAME>):\n";
   for (const AnalysisInfo &A : Analyses)
     OS << "  " << A.Name << "\n      " << A.Description << '\n';
@@ -169,9 +147,6 @@ public:
 
 private:
   Error parseElement();
-  /// Parses `<...>` into Params (each `key=value`, `flag`, `no-flag`,
-  /// with quotes removed).
-  Error parseParams(StringRef Pass, std::vector<std::string> &Params);
   bool atEnd() const { return Pos >= Text.size(); }
   char peek() const { return atEnd() ? '\0' : Text[Pos]; }
 
@@ -194,54 +169,6 @@ Error PipelineParser::parse() {
   }
 }
 
-Error PipelineParser::parseParams(StringRef Pass,
-                                  std::vector<std::string> &Params) {
-  ++Pos; // '<'
-  std::string Cur;
-  bool Quoted = false; // The current parameter had a quoted value.
-  while (true) {
-    if (atEnd())
-      return makeError("missing '>' after the parameters of pass '" + Pass +
-                       "'");
-    char C = Text[Pos++];
-    if (C == ';' || C == '>') {
-      if (Cur.empty() && !Quoted)
-        return makeError("empty parameter in pass '" + Pass + "'");
-      Params.push_back(std::move(Cur));
-      Cur.clear();
-      Quoted = false;
-      if (C == '>')
-        return Error::success();
-      continue;
-    }
-    if (C == '"') {
-      if (Quoted || Cur.empty() || Cur.back() != '=')
-        return makeError("a quote may only start the value of a parameter of "
-                         "pass '" +
-                         Pass + "'");
-      while (true) {
-        if (atEnd())
-          return makeError("unterminated quoted value in the parameters of "
-                           "pass '" +
-                           Pass + "'");
-        char Q = Text[Pos++];
-        if (Q == '"')
-          break;
-        if (Q == '\\' && !atEnd() && (peek() == '"' || peek() == '\\'))
-          Q = Text[Pos++];
-        Cur += Q;
-      }
-      Quoted = true;
-      if (peek() != ';' && peek() != '>' && !atEnd())
-        return makeError(Twine("expected ';' or '>' after a quoted value in "
-                               "pass '") +
-                         Pass + "', found '" + Twine(peek()) + "'");
-      continue;
-    }
-    Cur += C;
-  }
-}
-
 Error PipelineParser::parseElement() {
   size_t Start = Pos;
   while (!atEnd() && !StringRef(",<>()\";").contains(peek()))
@@ -261,7 +188,7 @@ Error PipelineParser::parseElement() {
   std::vector<std::string> Params;
   bool HasParams = peek() == '<';
   if (HasParams)
-    if (Error E = parseParams(Name, Params))
+    if (Error E = splitParams(Text, Pos, ("pass '" + Name + "'").str(), Params))
       return E;
   if (!atEnd() && peek() != ',') {
     if (peek() == '(')

@@ -51,6 +51,10 @@ static cl::opt<std::string>
     OutputFormat("output-format", cl::desc("Format of the output profile"),
                  cl::value_desc("format"), cl::init("callgrind"),
                  cl::cat(Category));
+static cl::opt<bool> PrintFormats("print-formats",
+                                  cl::desc("Print every format, with its "
+                                           "writer's parameters, and exit"),
+                                  cl::cat(Category));
 static cl::opt<bool> PrintIR("print-ir",
                              cl::desc("Write the profile IR as text instead "
                                       "of a profile"),
@@ -75,29 +79,32 @@ static cl::opt<std::string> Passes("passes",
                                    cl::desc("The pass pipeline to run"),
                                    cl::value_desc("pipeline"),
                                    cl::cat(Category));
+// The writers' parameters as options of their own, from before
+// -output-format=NAME<params>: each sets one parameter (writerAliases()).
 static cl::opt<bool>
     CompressNames("compress-names", cl::init(true),
-                  cl::desc("callgrind output: compress repeated names to (id)"),
+                  cl::desc("Alias of callgrind<[no-]compress-names>"),
                   cl::cat(Category));
-static cl::opt<bool> CompressPositions(
-    "compress-positions", cl::init(true),
-    cl::desc("callgrind output: write positions relative to the last one"),
-    cl::cat(Category));
-
+static cl::opt<bool>
+    CompressPositions("compress-positions", cl::init(true),
+                      cl::desc("Alias of callgrind<[no-]compress-positions>"),
+                      cl::cat(Category));
+static cl::opt<unsigned> WriteThreads("write-threads",
+                                      cl::desc("Alias of callgrind<threads=N>"),
+                                      cl::value_desc("N"), cl::cat(Category));
+static cl::opt<std::string> Event("event",
+                                  cl::desc("Alias of webgrind<event=NAME>"),
+                                  cl::value_desc("name"), cl::cat(Category));
+static cl::opt<unsigned>
+    WebgrindVersion("webgrind-version",
+                    cl::desc("Alias of webgrind<version=N>"),
+                    cl::cat(Category));
+static cl::opt<bool> WebgrindScale("webgrind-scale",
+                                   cl::desc("Alias of webgrind<[no-]scale>"),
+                                   cl::cat(Category));
 static cl::opt<std::string>
-    Event("event",
-          cl::desc("The event to write, for output formats that hold "
-                   "one (webgrind); default: the first"),
-          cl::value_desc("name"), cl::cat(Category));
-static cl::opt<unsigned> WebgrindVersion(
-    "webgrind-version", cl::init(7),
-    cl::desc("webgrind output: the format version to write (5, 6 or 7)"),
-    cl::cat(Category));
-static cl::opt<bool> WebgrindScale(
-    "webgrind-scale",
-    cl::desc("webgrind output: divide costs by a power of ten when some are "
-             "over 2^32-1, instead of saturating them"),
-    cl::cat(Category));
+    GmonFormat("gmon-format", cl::desc("Alias of gmon<format=gnu|bsd>"),
+               cl::value_desc("gnu|bsd"), cl::cat(Category));
 static cl::opt<std::string>
     Binary("binary",
            cl::desc("The program the profile belongs to: gmon.out address "
@@ -110,23 +117,12 @@ static cl::opt<bool> DemangleSymbols(
     cl::desc("-binary: name functions by their demangled symbols, as gprof "
              "does (-demangle=false keeps them mangled)"),
     cl::cat(Category));
-static cl::opt<std::string>
-    GmonFormat("gmon-format", cl::init("gnu"),
-               cl::desc("gmon output: gnu or bsd (4.4BSD)"),
-               cl::value_desc("gnu|bsd"), cl::cat(Category));
-
 static cl::opt<uint64_t> MaxMemory(
     "max-memory",
     cl::desc("Fail on input that needs more than this many MiB: a line or "
              "binary file held at once, or the profile read from it "
              "(0: no limit; default: half the physical memory)"),
     cl::value_desc("MiB"), cl::cat(Category));
-
-static cl::opt<unsigned> WriteThreads(
-    "write-threads", cl::init(0),
-    cl::desc("Threads to write callgrind with (0: two for large profiles, "
-             "one for small ones; 1: the main thread only)"),
-    cl::value_desc("N"), cl::cat(Category));
 
 static cl::opt<unsigned> ReadThreads(
     "read-threads", cl::init(0),
@@ -138,24 +134,46 @@ static cl::opt<unsigned> ReadThreads(
 static StringRef ToolName;
 static void warn(const Twine &Msg);
 
-/// Warns about each writer option given for an output that does not use it
-/// (Format "": nothing is written).
-static void warnIgnoredOptions(StringRef Format) {
-  struct WriterOption {
+static std::string flagParam(StringRef Name, bool On) {
+  return ((On ? "" : "no-") + Name).str();
+}
+
+/// Sets the writer's parameter of each alias option given, and warns about
+/// those given for an output that does not use them (Spec null: nothing is
+/// written).
+static Error applyWriterAliases(OutputSpec *Spec) {
+  struct WriterAlias {
     const cl::Option &Opt;
-    std::initializer_list<StringRef> UsedBy;
+    StringRef Format;
+    std::function<std::string()> Param; // `key=value`, `flag`, `no-flag`
   };
-  const WriterOption Options[] = {
-      {CompressNames, {"callgrind"}},  {CompressPositions, {"callgrind"}},
-      {WriteThreads, {"callgrind"}},   {Event, {"webgrind"}},
-      {WebgrindVersion, {"webgrind"}}, {WebgrindScale, {"webgrind"}},
-      {GmonFormat, {"gmon"}},
+  const WriterAlias Aliases[] = {
+      {CompressNames, "callgrind",
+       [] { return flagParam("compress-names", CompressNames); }},
+      {CompressPositions, "callgrind",
+       [] { return flagParam("compress-positions", CompressPositions); }},
+      {WriteThreads, "callgrind",
+       [] { return "threads=" + utostr(WriteThreads); }},
+      {Event, "webgrind", [] { return "event=" + Event; }},
+      {WebgrindVersion, "webgrind",
+       [] { return "version=" + utostr(WebgrindVersion); }},
+      {WebgrindScale, "webgrind",
+       [] { return flagParam("scale", WebgrindScale); }},
+      {GmonFormat, "gmon", [] { return "format=" + GmonFormat; }},
   };
-  for (const WriterOption &O : Options)
-    if (O.Opt.getNumOccurrences() && !is_contained(O.UsedBy, Format))
-      warn("-" + O.Opt.ArgStr + " is ignored: " +
-           (Format.empty() ? Twine("no profile is written")
-                           : "the " + Format + " output does not use it"));
+  for (const WriterAlias &A : Aliases) {
+    if (!A.Opt.getNumOccurrences())
+      continue;
+    if (Spec && Spec->Format->Name == A.Format) {
+      if (Error E = Spec->Params.set(A.Param()))
+        return E;
+      continue;
+    }
+    warn("-" + A.Opt.ArgStr + " is ignored: " +
+         (Spec ? "the " + Spec->Format->Name + " output does not use it"
+               : Twine("no profile is written")));
+  }
+  return Error::success();
 }
 
 static void warn(const Twine &Msg) {
@@ -237,7 +255,7 @@ struct InputReader {
   }
 };
 
-static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
+static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
                  const InputReader &Reader) {
   Expected<std::unique_ptr<Profile>> P = Reader.read(Inputs.front());
   if (!P)
@@ -259,7 +277,7 @@ static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
     return Error::success();
   // gmon.out holds addresses; only gmon output and the IR's text take them
   // as they are (gprof's habit is to name the program, so say how).
-  if (Writer && Writer->Name != "gmon" &&
+  if (Writer && Writer->Format->Name != "gmon" &&
       any_of((*P)->parts(), [](const auto &Pt) {
         return Pt->functions().empty() && Pt->Addresses.hasAddresses();
       }))
@@ -273,25 +291,18 @@ static Error run(const FormatInfo *Writer, ProfilePassManager &PM,
   if (!Out)
     return Out.takeError();
   // Binary data would garble the terminal (opt refuses bitcode likewise).
-  if (Writer && Writer->Binary && (*Out)->isDisplayed())
+  if (Writer && Writer->Format->Binary && (*Out)->isDisplayed())
     return createStringError(inconvertibleErrorCode(),
                              "the %s output is binary: refusing to write it "
                              "to a terminal; give -o FILE",
-                             Writer->Name.str().c_str());
+                             Writer->Format->Name.str().c_str());
   if (PrintIR) {
     printIR(**P, (*Out)->os());
   } else {
-    WriteOptions WO;
-    WO.CompressNames = CompressNames;
-    WO.CompressPositions = CompressPositions;
-    WO.Warn = warn;
-    WO.Event = Event;
-    WO.WebgrindVersion = WebgrindVersion;
-    WO.WebgrindScale = WebgrindScale;
-    WO.Binary = Binary;
-    WO.GmonFormat = GmonFormat;
-    WO.Threads = WriteThreads;
-    if (Error E = Writer->Write(**P, (*Out)->os(), WO))
+    WriteContext Ctx;
+    Ctx.Binary = Binary;
+    Ctx.Warn = warn;
+    if (Error E = Writer->Format->Write(**P, (*Out)->os(), Writer->Params, Ctx))
       return E;
   }
   return (*Out)->commit();
@@ -311,12 +322,11 @@ int main(int argc, char **argv) {
   }
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
-  std::string Formats;
-  for (const FormatInfo &F : formats())
-    if (F.Write)
-      Formats += (Formats.empty() ? "" : ", ") + F.Name.str();
   // cl::opt keeps the StringRef, so the text must outlive parsing.
-  static std::string FormatHelp = "Format of the output profile: " + Formats;
+  static std::string FormatHelp =
+      "Format of the output profile, with its parameters "
+      "(-print-formats): " +
+      writableFormatNames();
   OutputFormat.setDescription(FormatHelp);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -330,6 +340,10 @@ int main(int argc, char **argv) {
   }
   if (PrintPasses) {
     profkit::PassRegistry::get().print(outs());
+    return 0;
+  }
+  if (PrintFormats) {
+    printFormats(outs());
     return 0;
   }
 
@@ -403,17 +417,17 @@ int main(int argc, char **argv) {
   Reader.Relocate =
       !Binary.empty() && !PipelineHas(profkit::PassInfo::Relocates);
 
-  const FormatInfo *Writer = nullptr;
+  std::optional<OutputSpec> Writer;
   if (!PrintIR && !DisableOutput) {
-    Writer = findFormat(OutputFormat);
-    if (!Writer || !Writer->Write)
-      fail("unknown output format '" + OutputFormat + "' (known: " + Formats +
-           ")");
+    Expected<OutputSpec> Spec = parseOutputSpec(OutputFormat);
+    if (!Spec)
+      fail(Spec.takeError());
+    Writer = std::move(*Spec);
   }
-  warnIgnoredOptions(PrintIR || DisableOutput ? StringRef()
-                                              : StringRef(OutputFormat));
+  if (Error E = applyWriterAliases(Writer ? &*Writer : nullptr))
+    fail(std::move(E));
 
-  if (Error E = run(Writer, PM, Reader))
+  if (Error E = run(Writer ? &*Writer : nullptr, PM, Reader))
     fail(std::move(E));
   return 0;
 }

@@ -1,14 +1,16 @@
 //===- Format.h - Reading and writing profiles ------------------*- C++ -*-===//
 //
 // The registry of profile formats. Readers are chosen by the contents of the
-// input, never by its name; writers by name (-output-format=). The built-in
-// formats are listed in Formats.def; plugins may register more.
+// input, never by its name; writers by name, with their parameters
+// (-output-format=webgrind<version=6>). The built-in formats and their
+// parameters are listed in Formats.def; plugins may register more.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PROFKIT_FORMATS_FORMAT_H
 #define PROFKIT_FORMATS_FORMAT_H
 
+#include "profkit/IR/Params.h"
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -40,28 +42,17 @@ struct ReadOptions {
   unsigned Threads = 0;
 };
 
-struct WriteOptions {
-  /// callgrind: `(id) name` name compression.
-  bool CompressNames = true;
-  /// callgrind: `+N`, `-N`, `*` subposition compression.
-  bool CompressPositions = true;
-  /// The event to write, for formats that hold one (webgrind); "" = the
-  /// first.
-  std::string Event;
-  /// webgrind: the format version to write (5, 6 or 7).
-  unsigned WebgrindVersion = 7;
-  /// webgrind: scale costs over 2^32-1 down by a power of ten instead of
-  /// saturating them.
-  bool WebgrindScale = false;
-  /// gmon: the executable whose address size and byte order to write.
+/// What a writer may need from the tool that runs it, besides its
+/// parameters (which Formats.def declares and the tool parses).
+struct WriteContext {
+  /// gmon: the executable whose address size and byte order to write (the
+  /// tool's -binary, which also relocates; not a parameter of the output).
   std::string Binary;
-  /// gmon: "gnu" or "bsd" (4.4BSD).
-  std::string GmonFormat = "gnu";
-  /// callgrind: threads to format a part with; 0 lets the writer choose
-  /// (two for large parts, none for small ones).
-  unsigned Threads = 0;
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
 };
+
+using WriteFn = llvm::Error (*)(const Profile &, llvm::raw_ostream &,
+                                const PassParams &, const WriteContext &);
 
 struct FormatInfo {
   llvm::StringRef Name;
@@ -69,11 +60,18 @@ struct FormatInfo {
   bool (*Detect)(llvm::StringRef Head);
   llvm::Expected<std::unique_ptr<Profile>> (*Read)(InputStream &,
                                                    const ReadOptions &);
-  llvm::Error (*Write)(const Profile &, llvm::raw_ostream &,
-                       const WriteOptions &);
+  WriteFn Write;
   /// Write writes binary data, which profkit-opt refuses to send to a
   /// terminal.
   bool Binary = false;
+  /// The writer's parameters (`-output-format=NAME<key=value;flag>`).
+  std::vector<PassParamInfo> Params = {};
+};
+
+/// The writer that -output-format names, with its parameters.
+struct OutputSpec {
+  const FormatInfo *Format;
+  PassParams Params;
 };
 
 /// Every known format, built-in ones first.
@@ -81,6 +79,13 @@ llvm::ArrayRef<FormatInfo> formats();
 /// Adds a format (from a plugin).
 void registerFormat(const FormatInfo &F);
 const FormatInfo *findFormat(llvm::StringRef Name);
+/// The formats that can be written, separated by commas.
+std::string writableFormatNames();
+/// Parses `NAME` or `NAME<key=value;flag;no-flag>` (the pipeline's parameter
+/// syntax) into a writer and its parameters.
+llvm::Expected<OutputSpec> parseOutputSpec(llvm::StringRef Text);
+/// The text of -print-formats: every format with its parameters.
+void printFormats(llvm::raw_ostream &OS);
 
 /// Opens Path ("-" is stdin), detects its format and reads it.
 llvm::Expected<std::unique_ptr<Profile>> readProfile(llvm::StringRef Path,
@@ -93,7 +98,8 @@ llvm::Expected<std::unique_ptr<Profile>> readProfile(InputStream &In,
   bool DETECT(llvm::StringRef Head);                                           \
   llvm::Expected<std::unique_ptr<Profile>> READ(InputStream &,                 \
                                                 const ReadOptions &);          \
-  llvm::Error WRITE(const Profile &, llvm::raw_ostream &, const WriteOptions &);
+  llvm::Error WRITE(const Profile &, llvm::raw_ostream &, const PassParams &,  \
+                    const WriteContext &);
 #include "profkit/Formats/Formats.def"
 
 } // namespace profkit
