@@ -117,10 +117,9 @@ Error CallgrindReader::startPart() {
 
 Error CallgrindReader::endPart() {
   if (Waiting != Pending::None)
-    return createStringError(inconvertibleErrorCode(),
-                             In.name() + ":" + Twine(WaitingLine) + ": " + "'" +
-                                 WaitingKey +
-                                 "=' line is not followed by its cost line");
+    return createFileError(In.name(), WaitingLine, ErrorCode::Malformed,
+                           "'" + WaitingKey +
+                               "=' line is not followed by its cost line");
   if (!flushRows())
     return error("a cost sum overflows 64 bits");
   if (MyRole == Role::Tail && InFirstPart) {
@@ -353,7 +352,8 @@ bool CallgrindReader::flushRows() {
       if (Batches[K].empty())
         continue;
       Ok &= Batches[K].sortAndSum();
-      RowBytes += Log.append(CurFunction, RowKind(K), Batches[K]);
+      RowBytes +=
+          Log.append(uint64_t(CurFunction) * NumRowKinds + K, Batches[K]);
       Batches[K].clear();
     }
     return Ok;
@@ -578,11 +578,8 @@ Error CallgrindReader::parseLine(StringRef Line) {
   if (C == '#')
     return Error::success();
   if (Waiting != Pending::None)
-    return createStringError(inconvertibleErrorCode(),
-                             In.name() + ":" + Twine(In.lineNumber()) +
-                                 ": expected the cost line of the " + "'" +
-                                 WaitingKey + "=' at line " +
-                                 Twine(WaitingLine));
+    return error("expected the cost line of the '" + WaitingKey +
+                 "=' at line " + Twine(WaitingLine));
   // Key=value body lines: lower-case keyword, '='.
   size_t Eq = 0;
   while (Eq < Line.size() && Eq < 8 && isLower(Line[Eq]))

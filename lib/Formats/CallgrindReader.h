@@ -13,6 +13,7 @@
 #include "CallgrindScan.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -87,25 +88,6 @@ private:
 /// and a tail reader; a file read in one piece has a whole one.
 enum class Role : uint8_t { Whole, Head, Tail };
 
-/// The rows the tail reader read for functions that have rows in the head
-/// too, batch by batch as they would have gone into their tables. The merge
-/// hands each batch to the head's table, as reading the file in one piece
-/// would have, so the tables come out the same. A batch is its function,
-/// kind, key width and byte length, then its rows encoded as in a table.
-class RowLog {
-public:
-  /// Logs batch B of a function's table, sorted by B.sortAndSum(); returns
-  /// the bytes it took.
-  size_t append(unsigned FunctionIndex, RowKind Kind, const RowBatch &B);
-  /// Refills B with each logged batch in turn and calls
-  /// Deliver(FunctionIndex, Kind, B); frees the log as it goes.
-  void replay(RowBatch &B,
-              llvm::function_ref<void(unsigned, RowKind, RowBatch &)> Deliver);
-
-private:
-  std::deque<llvm::SmallVector<uint8_t, 0>> Blocks;
-};
-
 class CallgrindReader {
 public:
   CallgrindReader(InputStream &In, const ReadOptions &Opts,
@@ -134,9 +116,8 @@ public:
 
 private:
   llvm::Error error(const llvm::Twine &Msg) const {
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        In.name() + ":" + llvm::Twine(In.lineNumber()) + ": " + Msg);
+    return createFileError(In.name(), In.lineNumber(), ErrorCode::Malformed,
+                           Msg);
   }
   /// Warns about the current line. OnceKey names a warning given once per
   /// file ("" for none), for the merge of two pieces.
@@ -274,7 +255,11 @@ private:
   bool Skimming = false;       // In the head's piece.
   bool InFirstPart = false;    // In the part that continues the head's.
   llvm::DenseSet<FuncId> HeadFunctions; // With data in the head's last part.
-  RowLog Log;                           // Rows of those in the first part.
+  /// The rows the tail read, in the first part, of functions whose tables
+  /// the head holds, batch by batch as they would have gone into their
+  /// tables; the merge hands each batch to the head's table, so the tables
+  /// come out as reading in one piece makes them. Tag: logTag().
+  RowBatchLog Log;
   // The state at the split, which the head's at its end must match.
   struct {
     size_t Strings = 0, Functions = 0, Parts = 0, HeaderLines = 0;

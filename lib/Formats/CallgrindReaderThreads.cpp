@@ -17,59 +17,6 @@ using namespace profkit;
 using namespace profkit::callgrind;
 using namespace llvm;
 
-size_t RowLog::append(unsigned FunctionIndex, RowKind Kind, const RowBatch &B) {
-  unsigned KW = B.keyWidth(), VW = B.valueWidth();
-  size_t Need = 40 + B.order().size() * (2 + 10 * (KW + VW + 1));
-  if (Blocks.empty() ||
-      Blocks.back().capacity() - Blocks.back().size() < Need) {
-    Blocks.emplace_back();
-    Blocks.back().reserve(std::max<size_t>(Need, 1 << 20));
-  }
-  llvm::SmallVector<uint8_t, 0> &Block = Blocks.back();
-  size_t Start = Block.size();
-  Block.resize_for_overwrite(Start + Need); // Within the capacity.
-  uint8_t *Out = Block.data() + Start;
-  for (uint64_t V : {uint64_t(FunctionIndex), uint64_t(Kind), uint64_t(KW)})
-    Out = writeVarint(Out, V);
-  uint8_t *Length = Out;
-  Out += sizeof(uint64_t);
-  uint64_t Last[RowTable::MaxKeyWidth] = {};
-  for (uint32_t I : B.order()) {
-    const uint64_t *R = B.row(I);
-    Out = encodeValues(encodeKey(Out, R, Last, KW), R + KW, VW);
-  }
-  uint64_t Bytes = Out - (Length + sizeof(uint64_t));
-  memcpy(Length, &Bytes, sizeof(Bytes));
-  Block.truncate(Out - Block.data());
-  return Block.size() - Start;
-}
-
-void RowLog::replay(RowBatch &B,
-                    function_ref<void(unsigned, RowKind, RowBatch &)> Deliver) {
-  for (; !Blocks.empty(); Blocks.pop_front()) {
-    const uint8_t *P = Blocks.front().data();
-    const uint8_t *E = P + Blocks.front().size();
-    while (P != E) {
-      unsigned FunctionIndex = readVarint(P);
-      RowKind Kind = RowKind(readVarint(P));
-      unsigned KW = readVarint(P);
-      uint64_t Bytes;
-      memcpy(&Bytes, P, sizeof(Bytes));
-      P += sizeof(Bytes);
-      B.clear();
-      B.setKeyWidth(KW);
-      RowTable::iterator End(P + Bytes, P + Bytes, KW);
-      for (RowTable::iterator It(P, P + Bytes, KW); It != End; ++It) {
-        uint64_t *R = B.appendRow(It->Values.size());
-        llvm::copy(It->Key, R);
-        llvm::copy(It->Values, R + KW);
-      }
-      P += Bytes;
-      Deliver(FunctionIndex, Kind, B);
-    }
-  }
-}
-
 void CallgrindReader::releaseWarnings() {
   MyRole = Role::Whole;
   for (const std::string &W : HeldWarnings)
@@ -178,7 +125,9 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
   bool Ok = true;
   RowBatch B;
   Tail.Log.replay(
-      B, [&](unsigned FunctionIndex, RowKind Kind, RowBatch &Batch) {
+      B, [&](uint64_t Tag, RowBatch &Batch) {
+        unsigned FunctionIndex = Tag / NumRowKinds;
+        RowKind Kind = RowKind(Tag % NumRowKinds);
         FunctionData &FD =
             Cur->getOrCreate(TailFirst.functions()[FunctionIndex].Id);
         RowTable &Table = Kind == SelfRows   ? FD.Self

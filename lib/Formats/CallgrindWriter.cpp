@@ -17,6 +17,7 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/IRPrinter.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemAlloc.h"
@@ -837,9 +838,9 @@ Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
   // Fuzzing (roundtrip) found a gmon.out of a header only, read as a profile
   // of no events: its `events:` line would be empty, which no reader takes.
   if (P.events().empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "the profile has no events; the callgrind format "
-                             "needs at least one");
+    return makeError(ErrorCode::InvalidArgument,
+                     "the profile has no events; the callgrind format needs "
+                     "at least one");
   unsigned Threads;
   if (Params.get("threads").getAsInteger(10, Threads))
     return Params.invalid("threads", "expected a whole number");

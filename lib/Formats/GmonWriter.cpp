@@ -19,6 +19,7 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
 #include "profkit/Object/Executable.h"
+#include "profkit/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
@@ -115,7 +116,7 @@ Error GmonWriter::writeGnu() {
       continue;
     }
     if (H.Bins.size() > UINT32_MAX)
-      return createStringError(inconvertibleErrorCode(),
+      return createStringError(make_error_code(ErrorCode::InvalidArgument),
                                "gmon output: a histogram has more than "
                                "2^32-1 bins");
     uint32_t Rate = uint32_t(std::min<uint64_t>(H.Rate, UINT32_MAX));
@@ -195,7 +196,7 @@ Error GmonWriter::writeGnu() {
 Error GmonWriter::writeBSD() {
   if (Hists.size() > 1)
     return createStringError(
-        inconvertibleErrorCode(),
+        make_error_code(ErrorCode::InvalidArgument),
         "gmon output: the 4.4BSD format holds one histogram, but the profile "
         "has %zu (with disjoint ranges); write the GNU format instead",
         Hists.size());
@@ -211,7 +212,7 @@ Error GmonWriter::writeBSD() {
   const uint64_t HdrSize = 2 * L.Size + 24;
   uint64_t NCnt = HdrSize + 2 * uint64_t(H.Bins.size());
   if (NCnt > UINT32_MAX || !fits(H.HighPC))
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "gmon output: the histogram is too large for "
                              "the 4.4BSD format");
   putAddr(H.LowPC);
@@ -249,7 +250,7 @@ Error GmonWriter::write(bool BSD) {
       P.parts(), [](const auto &Pt) { return !Pt->functions().empty(); });
   if (Hists.empty() && Arcs.empty() && Blocks.empty() && HasFunctions)
     return createStringError(
-        inconvertibleErrorCode(),
+        make_error_code(ErrorCode::InvalidArgument),
         "gmon output: the profile has no addresses; give -binary=PROG to "
         "relocate its functions against the program's symbol table");
   // Costs reach gmon.out only as histogram samples, which only gmon.out
@@ -290,7 +291,7 @@ Error profkit::writeGmon(const Profile &P, raw_ostream &OS,
       }
   }
   if (!Known)
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "gmon output: the address size and byte order "
                              "are unknown; give -binary=PROG");
   return GmonWriter(P, OS, Ctx, L).write(Format == "bsd");

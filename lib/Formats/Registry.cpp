@@ -1,6 +1,7 @@
 //===- Registry.cpp - The registry of profile formats ---------------------===//
 
 #include "profkit/Formats/Format.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -60,7 +61,7 @@ Expected<OutputSpec> profkit::parseOutputSpec(StringRef Text) {
   StringRef Name = Text.take_front(Pos).trim();
   const FormatInfo *F = findFormat(Name);
   if (!F || !F->Write)
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "unknown output format '%s' (known: %s)",
                              Name.str().c_str(), writableFormatNames().c_str());
   OutputSpec Spec{F, PassParams(F->Name, F->Params, "output format")};
@@ -71,7 +72,7 @@ Expected<OutputSpec> profkit::parseOutputSpec(StringRef Text) {
   if (Error E = splitParams(Text, Pos, Owner, Params))
     return std::move(E);
   if (Pos != Text.size())
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "unexpected '%s' after the parameters of %s",
                              Text.drop_front(Pos).str().c_str(), Owner.c_str());
   for (const std::string &P : Params)
@@ -108,12 +109,12 @@ profkit::readProfile(InputStream &In, const ReadOptions &Opts) {
     }
     if (!Threads.empty())
       return createStringError(
-          inconvertibleErrorCode(),
+          make_error_code(ErrorCode::UnrecognizedFormat),
           "%s: file is empty; callgrind wrote the run's threads to %s (read "
           "them with -passes=merge)",
           In.name().c_str(), Threads.c_str());
-    return createStringError(inconvertibleErrorCode(), "%s: file is empty",
-                             In.name().c_str());
+    return createStringError(make_error_code(ErrorCode::UnrecognizedFormat),
+                             "%s: file is empty", In.name().c_str());
   }
   for (const FormatInfo &F : registry())
     if (F.Detect && F.Read && F.Detect(*Head)) {
@@ -122,7 +123,7 @@ profkit::readProfile(InputStream &In, const ReadOptions &Opts) {
         (*P)->SourceName = In.name();
       return P;
     }
-  return createStringError(inconvertibleErrorCode(),
+  return createStringError(make_error_code(ErrorCode::UnrecognizedFormat),
                            "%s: not a profile in any format profkit reads",
                            In.name().c_str());
 }

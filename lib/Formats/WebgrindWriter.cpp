@@ -16,6 +16,7 @@
 #include "profkit/Analysis/Totals.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/Support/Error.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -292,7 +293,7 @@ Error WebgrindWriter::write() {
         4 * Fixed + 16 * NumCalls + Files[F].size() + 1 + Names[F].size() + 1;
   }
   if (Offset > UINT32_MAX)
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "the webgrind file would be %llu bytes; its "
                              "offsets are 32-bit",
                              (unsigned long long)Offset);

@@ -1,15 +1,12 @@
 //===- Params.cpp - Parameters of a pass or a writer ----------------------===//
 
 #include "profkit/IR/Params.h"
+#include "profkit/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace profkit;
 using namespace llvm;
-
-static Error makeError(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 int PassParams::index(StringRef Name) const {
   for (size_t I = 0; I != Infos.size(); ++I)
@@ -24,38 +21,44 @@ Error PassParams::set(StringRef Text) {
   auto [Key, Value] = Text.split('=');
   bool HasValue = Text.contains('=');
   if (Infos.empty())
-    return makeError(owner() + " takes no parameters");
+    return makeError(ErrorCode::InvalidArgument,
+                     owner() + " takes no parameters");
   int I = index(Key);
   bool Negated = false;
   if (I < 0 && Key.starts_with("no-")) {
     I = index(Key.drop_front(3));
     Negated = true;
     if (I >= 0 && !Infos[I].isFlag())
-      return makeError("parameter '" + Key.drop_front(3) + "' of " + owner() +
-                       " is not a flag; give it as " + Infos[I].Name + "=" +
-                       Infos[I].Meta);
+      return makeError(ErrorCode::InvalidArgument,
+                       "parameter '" + Key.drop_front(3) + "' of " + owner() +
+                           " is not a flag; give it as " + Infos[I].Name + "=" +
+                           Infos[I].Meta);
   }
   if (I < 0) {
     std::string Known;
     for (const PassParamInfo &Info : Infos)
       Known += (Known.empty() ? "" : ", ") + Info.Name;
-    return makeError("unknown parameter '" + Key + "' for " + owner() +
-                     " (its parameters: " + Known + ")");
+    return makeError(ErrorCode::InvalidArgument,
+                     "unknown parameter '" + Key + "' for " + owner() +
+                         " (its parameters: " + Known + ")");
   }
   const PassParamInfo &Info = Infos[I];
   if (Values[I])
-    return makeError("parameter '" + Info.Name + "' given twice for " +
-                     owner());
+    return makeError(ErrorCode::InvalidArgument, "parameter '" + Info.Name +
+                                                     "' given twice for " +
+                                                     owner());
   if (Info.isFlag()) {
     if (HasValue)
-      return makeError("parameter '" + Key + "' of " + owner() +
-                       " is a flag and takes no value");
+      return makeError(ErrorCode::InvalidArgument,
+                       "parameter '" + Key + "' of " + owner() +
+                           " is a flag and takes no value");
     Values[I] = Negated ? "false" : "true";
     return Error::success();
   }
   if (!HasValue)
-    return makeError("parameter '" + Key + "' of " + owner() +
-                     " needs a value (" + Key + "=" + Info.Meta + ")");
+    return makeError(ErrorCode::InvalidArgument,
+                     "parameter '" + Key + "' of " + owner() +
+                         " needs a value (" + Key + "=" + Info.Meta + ")");
   Values[I] = Value.str();
   return Error::success();
 }
@@ -92,8 +95,9 @@ Expected<std::optional<Regex>> PassParams::getRegex(StringRef Name) const {
 }
 
 Error PassParams::invalid(StringRef Name, const Twine &Why) const {
-  return makeError("invalid value '" + get(Name) + "' for parameter '" + Name +
-                   "' of " + owner() + ": " + Why);
+  return makeError(ErrorCode::InvalidArgument,
+                   "invalid value '" + get(Name) + "' for parameter '" + Name +
+                       "' of " + owner() + ": " + Why);
 }
 
 void profkit::printParamValue(raw_ostream &OS, StringRef Value) {
@@ -140,11 +144,13 @@ Error profkit::splitParams(StringRef Text, size_t &Pos, StringRef Owner,
   bool Quoted = false; // The current parameter had a quoted value.
   while (true) {
     if (AtEnd())
-      return makeError("missing '>' after the parameters of " + Owner);
+      return makeError(ErrorCode::InvalidArgument,
+                       "missing '>' after the parameters of " + Owner);
     char C = Text[Pos++];
     if (C == ';' || C == '>') {
       if (Cur.empty() && !Quoted)
-        return makeError("empty parameter in " + Owner);
+        return makeError(ErrorCode::InvalidArgument,
+                         "empty parameter in " + Owner);
       Params.push_back(std::move(Cur));
       Cur.clear();
       Quoted = false;
@@ -154,12 +160,14 @@ Error profkit::splitParams(StringRef Text, size_t &Pos, StringRef Owner,
     }
     if (C == '"') {
       if (Quoted || Cur.empty() || Cur.back() != '=')
-        return makeError("a quote may only start the value of a parameter of " +
-                         Owner);
+        return makeError(ErrorCode::InvalidArgument,
+                         "a quote may only start the value of a parameter of " +
+                             Owner);
       while (true) {
         if (AtEnd())
-          return makeError("unterminated quoted value in the parameters of " +
-                           Owner);
+          return makeError(ErrorCode::InvalidArgument,
+                           "unterminated quoted value in the parameters of " +
+                               Owner);
         char Q = Text[Pos++];
         if (Q == '"')
           break;
@@ -169,8 +177,9 @@ Error profkit::splitParams(StringRef Text, size_t &Pos, StringRef Owner,
       }
       Quoted = true;
       if (Peek() != ';' && Peek() != '>' && !AtEnd())
-        return makeError(Twine("expected ';' or '>' after a quoted value in ") +
-                         Owner + ", found '" + Twine(Peek()) + "'");
+        return makeError(ErrorCode::InvalidArgument,
+                         Twine("expected ';' or '>' after a quoted value in ") +
+                             Owner + ", found '" + Twine(Peek()) + "'");
       continue;
     }
     Cur += C;

@@ -7,6 +7,7 @@
 
 using namespace profkit;
 using namespace llvm;
+using namespace profkit::detail;
 
 static int compareKeys(ArrayRef<uint64_t> A, const uint64_t *B) {
   for (size_t I = 0, E = A.size(); I != E; ++I)
@@ -372,4 +373,56 @@ RowTable::iterator RowTable::begin() const {
 RowTable::iterator RowTable::end() const {
   const uint8_t *E = Data.data() + Data.size();
   return iterator(E, E, KeyWidth);
+}
+
+size_t RowBatchLog::append(uint64_t Tag, const RowBatch &B) {
+  unsigned KW = B.keyWidth(), VW = B.valueWidth();
+  size_t Need = 40 + B.order().size() * (2 + 10 * (KW + VW + 1));
+  if (Blocks.empty() ||
+      Blocks.back().capacity() - Blocks.back().size() < Need) {
+    Blocks.emplace_back();
+    Blocks.back().reserve(std::max<size_t>(Need, 1 << 20));
+  }
+  SmallVector<uint8_t, 0> &Block = Blocks.back();
+  size_t Start = Block.size();
+  Block.resize_for_overwrite(Start + Need); // Within the capacity.
+  uint8_t *Out = Block.data() + Start;
+  for (uint64_t V : {Tag, uint64_t(KW)})
+    Out = writeVarint(Out, V);
+  uint8_t *Length = Out;
+  Out += sizeof(uint64_t);
+  uint64_t Last[RowTable::MaxKeyWidth] = {};
+  for (uint32_t I : B.order()) {
+    const uint64_t *R = B.row(I);
+    Out = encodeValues(encodeKey(Out, R, Last, KW), R + KW, VW);
+  }
+  uint64_t Bytes = Out - (Length + sizeof(uint64_t));
+  memcpy(Length, &Bytes, sizeof(Bytes));
+  Block.truncate(Out - Block.data());
+  return Block.size() - Start;
+}
+
+void RowBatchLog::replay(RowBatch &B,
+                         function_ref<void(uint64_t, RowBatch &)> Deliver) {
+  for (; !Blocks.empty(); Blocks.pop_front()) {
+    const uint8_t *P = Blocks.front().data();
+    const uint8_t *E = P + Blocks.front().size();
+    while (P != E) {
+      uint64_t Tag = readVarint(P);
+      unsigned KW = readVarint(P);
+      uint64_t Bytes;
+      memcpy(&Bytes, P, sizeof(Bytes));
+      P += sizeof(Bytes);
+      B.clear();
+      B.setKeyWidth(KW);
+      RowTable::iterator End(P + Bytes, P + Bytes, KW);
+      for (RowTable::iterator It(P, P + Bytes, KW); It != End; ++It) {
+        uint64_t *R = B.appendRow(It->Values.size());
+        copy(It->Key, R);
+        copy(It->Values, R + KW);
+      }
+      P += Bytes;
+      Deliver(Tag, B);
+    }
+  }
 }

@@ -4,6 +4,7 @@
 #include "profkit/Analysis/CallGraph.h"
 #include "profkit/Analysis/InclusiveCost.h"
 #include "profkit/Analysis/Totals.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Transforms/Demangle.h"
 #include "profkit/Transforms/EvalEvents.h"
 #include "profkit/Transforms/Filter.h"
@@ -19,10 +20,6 @@
 
 using namespace profkit;
 using namespace llvm;
-
-static Error makeError(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 //===----------------------------------------------------------------------===//
 // PassRegistry
@@ -86,14 +83,16 @@ PassRegistry &PassRegistry::get() {
 Error PassRegistry::registerPass(PassInfo Info) {
   if (lookupPass(Info.Name) || Info.Name == "require" ||
       Info.Name == "invalidate")
-    return makeError("pass '" + Info.Name + "' is registered twice");
+    return makeError(ErrorCode::InvalidArgument,
+                     "pass '" + Info.Name + "' is registered twice");
   Passes.push_back(std::move(Info));
   return Error::success();
 }
 
 Error PassRegistry::registerAnalysis(AnalysisInfo Info) {
   if (lookupAnalysis(Info.Name))
-    return makeError("analysis '" + Info.Name + "' is registered twice");
+    return makeError(ErrorCode::InvalidArgument,
+                     "analysis '" + Info.Name + "' is registered twice");
   Analyses.push_back(std::move(Info));
   return Error::success();
 }
@@ -176,15 +175,18 @@ Error PipelineParser::parseElement() {
   StringRef Name = Text.slice(Start, Pos).trim();
   if (Name.empty()) {
     if (atEnd() || peek() == ',')
-      return makeError("empty pass name in pipeline '" + Text + "'");
-    return makeError(Twine("expected a pass name, found '") + Twine(peek()) +
-                     "' in pipeline '" + Text + "'");
+      return makeError(ErrorCode::InvalidArgument,
+                       "empty pass name in pipeline '" + Text + "'");
+    return makeError(ErrorCode::InvalidArgument,
+                     Twine("expected a pass name, found '") + Twine(peek()) +
+                         "' in pipeline '" + Text + "'");
   }
   PassRegistry &R = PassRegistry::get();
   bool IsAnalysisPass = Name == "require" || Name == "invalidate";
   const PassInfo *Info = IsAnalysisPass ? nullptr : R.lookupPass(Name);
   if (!Info && !IsAnalysisPass)
-    return makeError("unknown pass name '" + Name + "'");
+    return makeError(ErrorCode::InvalidArgument,
+                     "unknown pass name '" + Name + "'");
   std::vector<std::string> Params;
   bool HasParams = peek() == '<';
   if (HasParams)
@@ -192,18 +194,22 @@ Error PipelineParser::parseElement() {
       return E;
   if (!atEnd() && peek() != ',') {
     if (peek() == '(')
-      return makeError("pass '" + Name + "' does not take a nested pipeline");
-    return makeError(Twine("expected ',' after pass '") + Name + "', found '" +
-                     Twine(peek()) + "'");
+      return makeError(ErrorCode::InvalidArgument,
+                       "pass '" + Name + "' does not take a nested pipeline");
+    return makeError(ErrorCode::InvalidArgument,
+                     Twine("expected ',' after pass '") + Name + "', found '" +
+                         Twine(peek()) + "'");
   }
 
   if (IsAnalysisPass) {
     if (Params.size() != 1)
-      return makeError("'" + Name + "' needs one analysis name: " + Name +
-                       "<NAME>");
+      return makeError(ErrorCode::InvalidArgument,
+                       "'" + Name + "' needs one analysis name: " + Name +
+                           "<NAME>");
     const AnalysisInfo *A = R.lookupAnalysis(Params[0]);
     if (!A)
-      return makeError("unknown analysis name '" + Params[0] + "'");
+      return makeError(ErrorCode::InvalidArgument,
+                       "unknown analysis name '" + Params[0] + "'");
     if (Name == "require")
       PM.addPass(RequirePass{A});
     else
@@ -213,7 +219,8 @@ Error PipelineParser::parseElement() {
 
   PassParams PP(Info->Name, Info->Params);
   if (HasParams && Info->Params.empty())
-    return makeError("pass '" + Name + "' takes no parameters");
+    return makeError(ErrorCode::InvalidArgument,
+                     "pass '" + Name + "' takes no parameters");
   for (const std::string &P : Params)
     if (Error E = PP.set(P))
       return E;

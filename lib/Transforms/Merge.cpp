@@ -38,14 +38,13 @@ class Merger {
 public:
   Merger(bool FoldParts, const Regex *StripPath, bool Basename)
       : FoldParts(FoldParts), StripPath(StripPath), Basename(Basename) {}
-  [[nodiscard]] bool add(const Profile &Src);
+  /// Adds Src; fails on data that cannot merge or a sum that overflows.
+  llvm::Error add(const Profile &Src);
   /// Takes the first input as the start of the merged profile when add()
   /// would copy it unchanged, saving a copy of it; false if it would not.
   bool adopt(Profile &Src);
   [[nodiscard]] bool finish();
   Profile Out;
-  /// Why add() failed, when not an overflow.
-  std::optional<std::string> Failure;
 
 private:
   std::string normalize(StringRef Path) const {
@@ -66,7 +65,7 @@ private:
 };
 } // namespace
 
-bool Merger::add(const Profile &Src) {
+Error Merger::add(const Profile &Src) {
   RowMap M;
   // Strings: files normalised; names as they are.
   bool Normalize = StripPath || Basename;
@@ -133,9 +132,10 @@ bool Merger::add(const Profile &Src) {
         bool Saturated = false;
         if (Error E =
                 addHistogram(Folded->Addresses.Histograms, H, Saturated)) {
-          Failure = Src.SourceName +
-                    ": cannot merge its histogram: " + toString(std::move(E));
-          return false;
+          return makeError(
+              ErrorCode::Mismatch,
+              "merge: " + Src.SourceName +
+                  ": cannot merge its histogram: " + toString(std::move(E)));
         }
         Ok &= !Saturated;
       }
@@ -160,7 +160,7 @@ bool Merger::add(const Profile &Src) {
     }
     Ok &= copyRows(Src, *Pt, Out, *Folded, M);
   }
-  return Ok;
+  return Ok ? Error::success() : overflowError("merge");
 }
 
 bool Merger::adopt(Profile &Src) {
@@ -201,14 +201,9 @@ bool Merger::finish() {
 Expected<PreservedAnalyses> MergePass::run(Profile &P,
                                            ProfileAnalysisManager &) {
   Merger M(FoldParts, StripPath.get(), Basename);
-  auto Failed = [&] {
-    return M.Failure ? createStringError(make_error_code(ErrorCode::Mismatch),
-                                         "merge: " + *M.Failure)
-                     : overflowError(name());
-  };
   if (!M.adopt(P)) {
-    if (!M.add(P))
-      return Failed();
+    if (Error E = M.add(P))
+      return std::move(E);
     // The first input is no longer needed: free it before reading the next.
     P = Profile();
   }
@@ -219,8 +214,8 @@ Expected<PreservedAnalyses> MergePass::run(Profile &P,
       return Q.takeError();
     if (!*Q)
       break;
-    if (!M.add(**Q))
-      return Failed();
+    if (Error E = M.add(**Q))
+      return std::move(E);
   }
   if (!M.finish())
     return overflowError(name());

@@ -13,6 +13,7 @@
 #include "profkit/IR/Profile.h"
 #include "profkit/Passes/PassBuilder.h"
 #include "profkit/Passes/PassPlugin.h"
+#include "profkit/Support/Error.h"
 #include "profkit/Support/OutputFile.h"
 #include "profkit/Transforms/Relocate.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -282,7 +283,7 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
         return Pt->functions().empty() && Pt->Addresses.hasAddresses();
       }))
     return createStringError(
-        inconvertibleErrorCode(),
+        make_error_code(ErrorCode::InvalidArgument),
         "%s holds program addresses, not functions: give the profiled "
         "program as -binary=PROG to tie them to its functions",
         Inputs.front().c_str());
@@ -292,7 +293,7 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
     return Out.takeError();
   // Binary data would garble the terminal (opt refuses bitcode likewise).
   if (Writer && Writer->Format->Binary && (*Out)->isDisplayed())
-    return createStringError(inconvertibleErrorCode(),
+    return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "the %s output is binary: refusing to write it "
                              "to a terminal; give -o FILE",
                              Writer->Format->Name.str().c_str());

@@ -36,11 +36,13 @@
 
 #include "profkit/Support/Saturating.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Compiler.h"
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -145,6 +147,10 @@ private:
   unsigned KeyWidth, ValueWidth = 0;
 };
 
+// The row stream's encoding: private to the row store (RowTable, RowBatch,
+// RowBatchLog); inline here only because the iterator decodes inline.
+namespace detail {
+
 /// Reads a varint of the encoded row stream and advances P.
 inline uint64_t readVarint(const uint8_t *&P) {
   if (LLVM_LIKELY(*P < 0x80)) // Most words are deltas or counts below 128.
@@ -226,6 +232,8 @@ inline void decodeKey(const uint8_t *&P, uint64_t *Key, unsigned KeyWidth) {
   }
 }
 
+} // namespace detail
+
 class RowTable {
 public:
   /// RunWord is the key word whose values tend to separate runs.
@@ -287,12 +295,12 @@ public:
     // Inline: writers and passes decode every row of a profile.
     void decode() {
       const uint8_t *P = Pos;
-      decodeKey(P, KeyBuf, KeyWidth);
-      size_t N = readVarint(P);
+      detail::decodeKey(P, KeyBuf, KeyWidth);
+      size_t N = detail::readVarint(P);
       if (N > ValueBuf.size())
         ValueBuf.resize_for_overwrite(N);
       for (size_t I = 0; I != N; ++I)
-        ValueBuf[I] = readVarint(P);
+        ValueBuf[I] = detail::readVarint(P);
       Next = P;
       Current = Row{llvm::ArrayRef(KeyBuf, KeyWidth),
                     llvm::ArrayRef(ValueBuf.data(), N)};
@@ -339,6 +347,22 @@ private:
   uint8_t KeyWidth;
   uint8_t RunWord;
   bool Sorted = true; // Keys strictly increase along the stream.
+};
+
+/// Batches kept to be added to their tables later, each with a tag (the
+/// callgrind reader's second thread logs the rows of functions the first
+/// thread holds the tables of), encoded as tables encode rows.
+class RowBatchLog {
+public:
+  /// Logs batch B, sorted by B.sortAndSum(); returns the bytes it took.
+  size_t append(uint64_t Tag, const RowBatch &B);
+  /// Refills B with each logged batch in turn and calls Deliver(Tag, B);
+  /// frees the log as it goes.
+  void replay(RowBatch &B,
+              llvm::function_ref<void(uint64_t Tag, RowBatch &B)> Deliver);
+
+private:
+  std::deque<llvm::SmallVector<uint8_t, 0>> Blocks;
 };
 
 } // namespace profkit
