@@ -835,6 +835,8 @@ void CallgrindWriter::write() {
 Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
                               const PassParams &Params,
                               const WriteContext &Ctx) {
+  if (Error E = requireFunctions(P))
+    return E;
   // Fuzzing (roundtrip) found a gmon.out of a header only, read as a profile
   // of no events: its `events:` line would be empty, which no reader takes.
   if (P.events().empty())

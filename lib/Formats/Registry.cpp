@@ -56,6 +56,19 @@ std::string profkit::writableFormatNames() {
   return Names;
 }
 
+Error profkit::requireFunctions(const Profile &P) {
+  // gprof's habit is to name the program, so say how.
+  if (any_of(P.parts(), [](const auto &Pt) {
+        return Pt->functions().empty() && Pt->Addresses.hasAddresses();
+      }))
+    return makeError(ErrorCode::InvalidArgument,
+                     P.SourceName +
+                         " holds program addresses, not functions: give the "
+                         "profiled program as -binary=PROG to tie them to its "
+                         "functions");
+  return Error::success();
+}
+
 Expected<OutputSpec> profkit::parseOutputSpec(StringRef Text) {
   size_t Pos = std::min(Text.find('<'), Text.size());
   StringRef Name = Text.take_front(Pos).trim();

@@ -407,5 +407,7 @@ Error WebgrindWriter::write() {
 Error profkit::writeWebgrind(const Profile &P, raw_ostream &OS,
                              const PassParams &Params,
                              const WriteContext &Ctx) {
+  if (Error E = requireFunctions(P))
+    return E;
   return WebgrindWriter(P, OS, Params, Ctx).write();
 }

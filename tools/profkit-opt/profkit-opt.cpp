@@ -276,18 +276,6 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
   Timing.print();
   if (DisableOutput)
     return Error::success();
-  // gmon.out holds addresses; only gmon output and the IR's text take them
-  // as they are (gprof's habit is to name the program, so say how).
-  if (Writer && Writer->Format->Name != "gmon" &&
-      any_of((*P)->parts(), [](const auto &Pt) {
-        return Pt->functions().empty() && Pt->Addresses.hasAddresses();
-      }))
-    return createStringError(
-        make_error_code(ErrorCode::InvalidArgument),
-        "%s holds program addresses, not functions: give the profiled "
-        "program as -binary=PROG to tie them to its functions",
-        Inputs.front().c_str());
-
   Expected<std::unique_ptr<OutputFile>> Out = OutputFile::create(OutputPath);
   if (!Out)
     return Out.takeError();

@@ -74,6 +74,10 @@ struct OutputSpec {
   PassParams Params;
 };
 
+/// For writers of functions: fails when P holds program addresses not tied to
+/// functions (a gmon.out read without -binary), which they cannot write.
+llvm::Error requireFunctions(const Profile &P);
+
 /// Every known format, built-in ones first.
 llvm::ArrayRef<FormatInfo> formats();
 /// Adds a format (from a plugin).
