@@ -145,7 +145,7 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
     Sum.resize(TailSum.size());
   bool Overflow = SelfSumOverflow || Tail.FirstPartEnd.SelfSumOverflow;
   for (size_t I = 0; I != TailSum.size(); ++I)
-    Overflow |= __builtin_add_overflow(Sum[I], TailSum[I], &Sum[I]);
+    Overflow |= !addCost(Sum[I], TailSum[I]);
   if (Overflow || !Tail.FirstPartEnd.Ended)
     return "a cost sum overflows 64 bits";
   if (Opts.MaxMemory && irBytes() + Tail.irBytes() > Opts.MaxMemory)

@@ -106,14 +106,8 @@ static LLVM_ATTRIBUTE_ALWAYS_INLINE bool addToSum(std::vector<uint64_t> &Sum,
   uint64_t *S = Sum.data();
   bool Overflow = false;
   for (size_t I = 0, E = Values.size(); I != E; ++I)
-    Overflow |= __builtin_add_overflow(S[I], Values[I], &S[I]);
-  if (LLVM_LIKELY(!Overflow))
-    return true;
-  // Saturate the columns that wrapped: a wrapped sum is below its addend.
-  for (size_t I = 0, E = Values.size(); I != E; ++I)
-    if (S[I] < Values[I])
-      S[I] = UINT64_MAX;
-  return false;
+    Overflow |= !addCost(S[I], Values[I]);
+  return !Overflow;
 }
 
 /// Batches a row of the current function. Returns false if the sum of its
