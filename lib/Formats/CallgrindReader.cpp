@@ -273,7 +273,7 @@ Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
     StringRef Rest = Value;
     for (StringRef Tok = nextToken(Rest); !Tok.empty(); Tok = nextToken(Rest)) {
       std::optional<PositionKind> K = parsePositionKind(Tok);
-      if (!K)
+      if (!K || !isCallgrindKind(*K))
         return error("unknown position kind '" + Tok + "'");
       if (is_contained(Kinds, *K))
         return error("position kind '" + Tok + "' listed twice");

@@ -248,7 +248,7 @@ public:
         NewPos(Params.getFlag("compress-positions") ? LastPos : Discard),
         LineIdx(Pt.positionIndex(PositionKind::Line)) {
     for (unsigned I = 0; I != NP; ++I)
-      if (Pt.positions()[I] != PositionKind::Line)
+      if (isAddressKind(Pt.positions()[I]))
         HexMask |= 1u << I;
   }
 
@@ -843,6 +843,12 @@ Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
     return makeError(ErrorCode::InvalidArgument,
                      "the profile has no events; the callgrind format needs "
                      "at least one");
+  for (const auto &Pt : P.parts())
+    for (PositionKind K : Pt->positions())
+      if (!isCallgrindKind(K))
+        return makeError(ErrorCode::InvalidArgument,
+                         "the callgrind format cannot hold " +
+                             positionKindName(K) + " positions");
   unsigned Threads;
   if (Params.get("threads").getAsInteger(10, Threads))
     return Params.invalid("threads", "expected a whole number");

@@ -48,7 +48,7 @@ void Printer::printPosition(raw_ostream &S, ArrayRef<PositionKind> Kinds,
                             ArrayRef<uint64_t> Values) {
   for (size_t I = 0; I != Kinds.size(); ++I) {
     S << ' ';
-    if (Kinds[I] == PositionKind::Line)
+    if (!isAddressKind(Kinds[I]))
       S << Values[I];
     else
       S << format_hex(Values[I], 0);

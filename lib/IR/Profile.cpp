@@ -29,6 +29,10 @@ StringRef profkit::positionKindName(PositionKind K) {
     return "line";
   case PositionKind::BB:
     return "bb";
+  case PositionKind::LineOffset:
+    return "line-offset";
+  case PositionKind::Discriminator:
+    return "discriminator";
   }
   llvm_unreachable("bad position kind");
 }
@@ -38,6 +42,8 @@ std::optional<PositionKind> profkit::parsePositionKind(StringRef Name) {
       .Cases("instr", "addr", PositionKind::Instr)
       .Case("line", PositionKind::Line)
       .Case("bb", PositionKind::BB)
+      .Case("line-offset", PositionKind::LineOffset)
+      .Case("discriminator", PositionKind::Discriminator)
       .Default(std::nullopt);
 }
 

@@ -97,6 +97,49 @@ TEST(Profile, PrintIsIndependentOfInputOrder) {
   EXPECT_NE(A, Read("events: Ir\nfl=a.c\nfn=g\n3 3\nfn=f\n2 2\n1 2\n"));
 }
 
+TEST(PositionKind, SampleProfilePositionsAreDecimalAndNotCallgrinds) {
+  for (PositionKind K :
+       {PositionKind::Instr, PositionKind::Line, PositionKind::BB,
+        PositionKind::LineOffset, PositionKind::Discriminator})
+    EXPECT_EQ(parsePositionKind(positionKindName(K)), K);
+  EXPECT_FALSE(isCallgrindKind(PositionKind::LineOffset));
+  EXPECT_FALSE(isAddressKind(PositionKind::Discriminator));
+
+  Profile P;
+  P.getOrAddEvent("samples");
+  FuncId F =
+      P.getOrAddFunction(0, P.Strings.intern("a.c"), P.Strings.intern("main"));
+  Part &Pt = P.addPart({PositionKind::LineOffset, PositionKind::Discriminator});
+  SelfKey K(Pt.layout());
+  K.position()[0] = 3;
+  K.position()[1] = 2;
+  K.setSourceFile(P.function(F).File);
+  uint64_t Samples[] = {40};
+  ASSERT_TRUE(Pt.getOrCreate(F).Self.add(K.key(), Samples));
+  ASSERT_TRUE(Pt.finalize());
+  std::string Text;
+  raw_string_ostream OS(Text);
+  printIR(P, OS);
+  EXPECT_NE(Text.find("positions: line-offset discriminator\n"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("self \"a.c\" 3 2 : 40\n"), std::string::npos) << Text;
+
+  // callgrind has no such positions: its reader and writer refuse them.
+  std::string Out;
+  raw_string_ostream COS(Out);
+  Error E =
+      findFormat("callgrind")->Write(P, COS, PassParams(), WriteContext());
+  EXPECT_EQ(toString(std::move(E)),
+            "the callgrind format cannot hold line-offset positions");
+  auto In =
+      InputStream::fromBuffer("positions: line-offset\nevents: s\n", "mem");
+  Expected<std::unique_ptr<Profile>> R = readProfile(*In, ReadOptions());
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(toString(R.takeError()),
+            "mem:1: unknown position kind 'line-offset'");
+}
+
 TEST(RowKeyBuilder, WhatIsWrittenIsWhatTheLayoutReads) {
   RowLayout L{2};
   CallKey C(L);

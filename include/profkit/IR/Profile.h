@@ -50,9 +50,27 @@ private:
   std::vector<llvm::StringRef> Strings;
 };
 
-enum class PositionKind : uint8_t { Instr, Line, BB };
+/// What a word of a row's position is. Instr, Line and BB are callgrind's;
+/// LineOffset and Discriminator place an LLVM sample profile's counts (a line
+/// relative to the function's start line, and which of the line's blocks).
+enum class PositionKind : uint8_t {
+  Instr,
+  Line,
+  BB,
+  LineOffset,
+  Discriminator
+};
 llvm::StringRef positionKindName(PositionKind K);
 std::optional<PositionKind> parsePositionKind(llvm::StringRef Name);
+/// Is it a program address (written in hex)?
+inline bool isAddressKind(PositionKind K) {
+  return K == PositionKind::Instr || K == PositionKind::BB;
+}
+/// Can the callgrind format hold it?
+inline bool isCallgrindKind(PositionKind K) {
+  return K == PositionKind::Instr || K == PositionKind::Line ||
+         K == PositionKind::BB;
+}
 
 /// An event that has a column in every cost vector.
 struct EventType {
