@@ -852,6 +852,7 @@ Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
   unsigned Threads;
   if (Params.get("threads").getAsInteger(10, Threads))
     return Params.invalid("threads", "expected a whole number");
+  warnDroppedIntervals(P, "callgrind", Ctx);
   CallgrindWriter(P, OS, Params, Ctx, Threads).write();
   return Error::success();
 }

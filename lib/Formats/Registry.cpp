@@ -69,6 +69,16 @@ Error profkit::requireFunctions(const Profile &P) {
   return Error::success();
 }
 
+void profkit::warnDroppedIntervals(const Profile &P, StringRef Format,
+                                   const WriteContext &Ctx) {
+  size_t N = 0;
+  for (const auto &Pt : P.parts())
+    N += Pt->Intervals.size();
+  if (N)
+    Ctx.Warn("the " + Format + " format has no timeline: " + Twine(N) +
+             " intervals (when each ran) are not written; their costs are");
+}
+
 Expected<OutputSpec> profkit::parseOutputSpec(StringRef Text) {
   size_t Pos = std::min(Text.find('<'), Text.size());
   StringRef Name = Text.take_front(Pos).trim();

@@ -214,6 +214,23 @@ void Printer::printPart(const Part &Pt, unsigned Number) {
     OS << "  block " << format_hex(B.Address, 0) << " : count=" << B.Count
        << '\n';
 
+  std::vector<std::pair<std::string, const Interval *>> Intervals;
+  for (const Interval &I : Pt.Intervals) {
+    std::string Ref;
+    raw_string_ostream S(Ref);
+    printFunctionRef(S, I.Function);
+    Intervals.push_back({std::move(Ref), &I});
+  }
+  llvm::sort(Intervals, [](const auto &A, const auto &B) {
+    return std::tie(A.second->Start, A.second->Thread, A.first,
+                    A.second->Duration) < std::tie(B.second->Start,
+                                                   B.second->Thread, B.first,
+                                                   B.second->Duration);
+  });
+  for (const auto &[Ref, I] : Intervals)
+    OS << "  interval " << Ref << " thread=" << I->Thread
+       << " start=" << I->Start << " duration=" << I->Duration << '\n';
+
   std::vector<const FunctionData *> Fns;
   for (const FunctionData &FD : Pt.functions())
     Fns.push_back(&FD);

@@ -140,6 +140,25 @@ TEST(PositionKind, SampleProfilePositionsAreDecimalAndNotCallgrinds) {
             "mem:1: unknown position kind 'line-offset'");
 }
 
+TEST(Interval, WritersWithoutATimelineSaySoOnce) {
+  auto In = InputStream::fromBuffer("events: us\nfl=a.c\nfn=cc1\n0 9\n", "mem");
+  Expected<std::unique_ptr<Profile>> P = readProfile(*In, ReadOptions());
+  ASSERT_TRUE(bool(P));
+  Part &Pt = *(*P)->parts().front();
+  Pt.Intervals = {{0, 0, 0, 4}, {0, 1, 2, 5}};
+  std::vector<std::string> Warnings;
+  WriteContext Ctx;
+  Ctx.Warn = [&](const Twine &W) { Warnings.push_back(W.str()); };
+  std::string Out;
+  raw_string_ostream OS(Out);
+  const FormatInfo *W = findFormat("callgrind");
+  PassParams Params(W->Name, W->Params, "output format");
+  ASSERT_FALSE(bool(W->Write(**P, OS, Params, Ctx)));
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_EQ(Warnings[0], "the callgrind format has no timeline: 2 intervals "
+                         "(when each ran) are not written; their costs are");
+}
+
 TEST(RowKeyBuilder, WhatIsWrittenIsWhatTheLayoutReads) {
   RowLayout L{2};
   CallKey C(L);

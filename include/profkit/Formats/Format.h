@@ -78,6 +78,11 @@ struct OutputSpec {
 /// functions (a gmon.out read without -binary), which they cannot write.
 llvm::Error requireFunctions(const Profile &P);
 
+/// For writers of formats without a timeline: warns once that P's
+/// intervals (Part::Intervals) are not written.
+void warnDroppedIntervals(const Profile &P, llvm::StringRef Format,
+                          const WriteContext &Ctx);
+
 /// Every known format, built-in ones first.
 llvm::ArrayRef<FormatInfo> formats();
 /// Adds a format (from a plugin).

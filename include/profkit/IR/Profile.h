@@ -208,6 +208,17 @@ struct JumpKey : RowKeyBuilder {
   }
 };
 
+/// When a function ran, as a time trace or a build log records it: one
+/// top-level interval (a TU's compilation, a ninja edge). The rows hold the
+/// aggregate (self time, calls with counts and inclusive time); intervals
+/// keep the wall-clock placement the aggregate loses, which elapsed time and
+/// parallelism need. See docs/IR.md.
+struct Interval {
+  FuncId Function;
+  uint32_t Thread = 0;
+  uint64_t Start = 0, Duration = 0; // In the unit of the part's first event.
+};
+
 /// The data of one function in one part.
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)
@@ -268,6 +279,8 @@ public:
 
   /// Data by address, not yet tied to functions (gmon.out).
   AddressData Addresses;
+  /// Top-level intervals of a time trace or build log, in no order.
+  std::vector<Interval> Intervals;
 
 private:
   llvm::SmallVector<PositionKind, 3> Positions;

@@ -58,6 +58,11 @@ bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
   bool KeepFirstLine = !M.UseFunctionFile && SrcLine && DstLine &&
                        PosMap[*DstLine] == int(*SrcLine);
 
+  for (const Interval &I : From.Intervals)
+    if (M.Func[I.Function] != DroppedFunction)
+      To.Intervals.push_back(
+          {M.Func[I.Function], I.Thread, I.Start, I.Duration});
+
   bool Ok = true;
   SelfKey SK(DL);
   CallKey CK(DL);
