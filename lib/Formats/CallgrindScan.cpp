@@ -278,10 +278,13 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
 
   for (unsigned I = 0; I != NumPos; ++I)
     Last[I] = Row[I];
+  // callgrind has no inline sites: inlined code is the function's, in its
+  // fi= file.
   Row[NumPos] = SourceFile;
+  Row[NumPos + 1] = 0;
   if (Kind != SelfRows) {
     for (size_t I = 0, E = PendingKey.size(); I != E; ++I)
-      Row[NumPos + 1 + I] = PendingKey[I];
+      Row[NumPos + 2 + I] = PendingKey[I];
     if (Kind == CallRows)
       Values[0] = PendingValues[0];
     else
@@ -305,10 +308,11 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
   if (Error E = requireFunction("cost line"))
     return E;
   RowLayout L = Cur->layout();
-  Key.resize(1 + L.P);
+  Key.resize(L.selfWidth());
   if (Error E = parsePositions(Line, MutableArrayRef(Key).take_front(L.P)))
     return E;
   Key[L.P] = SourceFile;
+  Key[L.P + 1] = 0; // No inline site.
 
   bool Ok = true;
   switch (Waiting) {

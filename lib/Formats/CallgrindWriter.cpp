@@ -371,7 +371,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool Formatter::before(const Row &A,
 template <unsigned K>
 LLVM_ATTRIBUTE_ALWAYS_INLINE void Formatter::selfRow(const Row &R,
                                                      StrId FunctionFile) {
-  switchSourceFile(StrId(R.Key[np<K>()]), FunctionFile);
+  switchSourceFile(RowLayout{np<K>()}.sourceFile(R), FunctionFile);
   const uint64_t *V = R.Values.data();
   size_t N = R.Values.size();
   if (Sum) {
@@ -393,8 +393,9 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void Formatter::selfRow(const Row &R,
 
 template <unsigned K> void Formatter::callRow(const Row &R, const Function &F) {
   const unsigned NP = np<K>();
-  switchSourceFile(StrId(R.Key[NP]), F.File);
-  FuncId CalleeId = FuncId(R.Key[1 + NP]);
+  const RowLayout L{NP};
+  switchSourceFile(L.sourceFile(R), F.File);
+  FuncId CalleeId = L.callee(R);
   const Function &Callee = P.function(CalleeId);
   if (Callee.Object != CurObject)
     name("cob=", Callee.Object, ObjectIds);
@@ -411,7 +412,7 @@ template <unsigned K> void Formatter::callRow(const Row &R, const Function &F) {
   memcpy(O, "calls=", 6);
   O = formatDecimal(O + 6, R.value(0));
   *O++ = ' ';
-  O = formatPosition<K>(O, R.Key.data() + 2 + NP, nullptr);
+  O = formatPosition<K>(O, L.callTarget(R).data(), nullptr);
   *O++ = '\n';
   O = formatPosition<K>(O, R.Key.data(), NewPos);
   for (size_t I = 0; I != N; ++I) {
@@ -426,9 +427,10 @@ template <unsigned K>
 void Formatter::jumpRow(const Row &R, const FunctionData &FD,
                         StrId FunctionFile) {
   const unsigned NP = np<K>();
-  switchSourceFile(StrId(R.Key[NP]), FunctionFile);
-  StrId TargetFile = StrId(R.Key[3 + NP]);
-  FuncId Target = FuncId(R.Key[2 + NP]);
+  const RowLayout L{NP};
+  switchSourceFile(L.sourceFile(R), FunctionFile);
+  StrId TargetFile = L.jumpTargetFile(R);
+  FuncId Target = L.jumpTargetFunction(R);
   if (TargetFile != CurSource)
     name("jfi=", TargetFile, FileIds);
   if (Target != FD.Id) {
@@ -443,7 +445,7 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
   }
   Out.reserve(24 * (2 * NP + 4));
   char *O = Out.Cur;
-  if (JumpKind(R.Key[1 + NP]) == JumpKind::Conditional) {
+  if (L.jumpKind(R) == JumpKind::Conditional) {
     memcpy(O, "jcnd=", 5);
     O = formatDecimal(O + 5, R.value(0));
     *O++ = '/';
@@ -453,7 +455,7 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
     O = formatDecimal(O + 5, R.value(0));
   }
   *O++ = ' ';
-  O = formatPosition<K>(O, R.Key.data() + 4 + NP, nullptr);
+  O = formatPosition<K>(O, L.jumpTarget(R).data(), nullptr);
   *O++ = '\n';
   O = formatPosition<K>(O, R.Key.data(), NewPos);
   *O++ = '\n';
@@ -514,7 +516,7 @@ size_t Formatter::leadingSelfRow(const FunctionData &FD, StrId OwnFile) {
   size_t Index = 0;
   bool SeenOwn = false;
   for (const Row &R : FD.Self) {
-    if (StrId(R.Key[NP]) == OwnFile) {
+    if (RowLayout{NP}.sourceFile(R) == OwnFile) {
       if (R.Key[*LineIdx] == *First) {
         if (!SeenOwn)
           return NoLeadingRow;
@@ -852,7 +854,7 @@ Error profkit::writeCallgrind(const Profile &P, raw_ostream &OS,
   unsigned Threads;
   if (Params.get("threads").getAsInteger(10, Threads))
     return Params.invalid("threads", "expected a whole number");
-  warnDroppedIntervals(P, "callgrind", Ctx);
+  warnDroppedData(P, "callgrind", Ctx);
   CallgrindWriter(P, OS, Params, Ctx, Threads).write();
   return Error::success();
 }

@@ -274,7 +274,7 @@ Error profkit::writeGmon(const Profile &P, raw_ostream &OS,
   StringRef Format = Params.get("format");
   if (Format != "gnu" && Format != "bsd")
     return Params.invalid("format", "expected gnu or bsd");
-  warnDroppedIntervals(P, "gmon", Ctx);
+  warnDroppedData(P, "gmon", Ctx);
   AddressLayout L;
   bool Known = false;
   if (!Ctx.Binary.empty()) {

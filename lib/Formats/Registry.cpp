@@ -69,14 +69,18 @@ Error profkit::requireFunctions(const Profile &P) {
   return Error::success();
 }
 
-void profkit::warnDroppedIntervals(const Profile &P, StringRef Format,
-                                   const WriteContext &Ctx) {
+void profkit::warnDroppedData(const Profile &P, StringRef Format,
+                              const WriteContext &Ctx) {
   size_t N = 0;
   for (const auto &Pt : P.parts())
     N += Pt->Intervals.size();
   if (N)
     Ctx.Warn("the " + Format + " format has no timeline: " + Twine(N) +
              " intervals (when each ran) are not written; their costs are");
+  if (P.numInlineSites() > 1)
+    Ctx.Warn("the " + Format +
+             " format has no inline stacks: inlined code is written as the "
+             "code of the function it is in");
 }
 
 Expected<OutputSpec> profkit::parseOutputSpec(StringRef Text) {

@@ -409,6 +409,6 @@ Error profkit::writeWebgrind(const Profile &P, raw_ostream &OS,
                              const WriteContext &Ctx) {
   if (Error E = requireFunctions(P))
     return E;
-  warnDroppedIntervals(P, "webgrind", Ctx);
+  warnDroppedData(P, "webgrind", Ctx);
   return WebgrindWriter(P, OS, Params, Ctx).write();
 }

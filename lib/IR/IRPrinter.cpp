@@ -31,6 +31,7 @@ private:
 
   void printPart(const Part &Pt, unsigned Number);
   void printFunction(const Part &Pt, const FunctionData &FD);
+  void printInlineSite(raw_ostream &S, InlineSiteId Site);
   std::optional<uint64_t> lowestOwnLine(const Part &Pt,
                                         const FunctionData &FD) const;
   void printFunctionRef(raw_ostream &S, FuncId F);
@@ -102,6 +103,21 @@ std::optional<uint64_t> Printer::lowestOwnLine(const Part &Pt,
   return Lowest;
 }
 
+/// The chain of call sites from the function's own code: ` 4 "foo" ...,
+/// 2.1 "bar" ...` (line, discriminator if any, inlined function).
+void Printer::printInlineSite(raw_ostream &S, InlineSiteId Site) {
+  const InlineSite &IS = P.inlineSite(Site);
+  if (IS.Parent) {
+    printInlineSite(S, IS.Parent);
+    S << ',';
+  }
+  S << ' ' << IS.Line;
+  if (IS.Discriminator)
+    S << '.' << IS.Discriminator;
+  S << ' ';
+  printFunctionRef(S, IS.Callee);
+}
+
 void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
   OS << "  function ";
   printFunctionRef(OS, FD.Id);
@@ -125,6 +141,10 @@ void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
     raw_string_ostream S(PR.Text);
     S << "    " << Kind << " \"" << PR.File << '"';
     printPosition(S, Kinds, L.position(R));
+    if (InlineSiteId Site = L.inlineSite(R)) {
+      S << " inlined at";
+      printInlineSite(S, Site);
+    }
     return PR.Text;
   };
 

@@ -69,6 +69,15 @@ StringRef profkit::functionValueKindName(FunctionValueKind K) {
   llvm_unreachable("unknown function value kind");
 }
 
+InlineSiteId Profile::getOrAddInlineSite(const InlineSite &S) {
+  auto [It, New] =
+      SiteIndex.try_emplace({S.Parent, S.Line, S.Discriminator, S.Callee},
+                            InlineSiteId(Sites.size()));
+  if (New)
+    Sites.push_back(S);
+  return It->second;
+}
+
 bool FunctionValues::merge(const FunctionValues &Other) {
   bool Ok = true;
   for (unsigned I = 0; I != NumFunctionValueKinds; ++I) {

@@ -116,14 +116,14 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
     // The call rows into H: caller, call-site key, values.
     struct Incoming {
       FuncId Caller;
-      SmallVector<uint64_t, 4> Site; // [Pos*P, SourceFile]
+      SmallVector<uint64_t, 4> Site; // The self-row words of its place.
       SmallVector<uint64_t, 8> Values;
     };
     std::vector<Incoming> In;
     for (FuncId C : From)
       for (const Row &R : Pt.getOrCreate(C).Calls)
         if (L.callee(R) == H)
-          In.push_back({C, SmallVector<uint64_t, 4>(R.Key.take_front(1 + L.P)),
+          In.push_back({C, SmallVector<uint64_t, 4>(L.place(R)),
                         SmallVector<uint64_t, 8>(R.Values)});
     if (In.empty())
       continue;
@@ -142,7 +142,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
       for (const Row &R : HD->Calls)
         if (L.callee(R) != H)
           OutCalls.push_back(
-              {SmallVector<uint64_t, 4>(R.Key.drop_front(1 + L.P)),
+              {SmallVector<uint64_t, 4>(R.Key.drop_front(L.selfWidth())),
                SmallVector<uint64_t, 8>(R.Values)});
     }
 

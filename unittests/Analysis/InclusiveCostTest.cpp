@@ -174,18 +174,26 @@ TEST(InclusiveCost, DeepChainDoesNotRecurse) {
   StrId File = P.Strings.intern("a.c");
   for (unsigned I = 0; I != N; ++I)
     P.getOrAddFunction(0, File, P.Strings.intern("f" + std::to_string(I)));
+  SelfKey S(Pt.layout());
+  S.position()[0] = 1;
+  S.setSourceFile(File);
+  CallKey C(Pt.layout());
+  C.position()[0] = 2;
+  C.setSourceFile(File);
   for (unsigned I = 0; I != N; ++I) {
     FunctionData &FD = Pt.getOrCreate(I);
     uint64_t Self[] = {1};
-    ASSERT_TRUE(FD.Self.add({File, 1}, Self));
+    ASSERT_TRUE(FD.Self.add(S.key(), Self));
     if (I + 1 != N) {
       uint64_t Call[] = {1, N - I - 1};
-      ASSERT_TRUE(FD.Calls.add({File, 2, I + 1, 0}, Call));
+      C.setCallee(I + 1);
+      ASSERT_TRUE(FD.Calls.add(C.key(), Call));
     }
   }
   // Close the chain into one big cycle too.
   uint64_t Back[] = {1, 1};
-  ASSERT_TRUE(Pt.getOrCreate(N - 1).Calls.add({File, 2, 0, 0}, Back));
+  C.setCallee(0);
+  ASSERT_TRUE(Pt.getOrCreate(N - 1).Calls.add(C.key(), Back));
   InclusiveCost IC = InclusiveCost::compute(P);
   EXPECT_EQ(IC.total()[0], N);
   EXPECT_EQ(IC.inclusive(0)[0], N); // own = 1 + (N - 1)

@@ -191,7 +191,10 @@ TEST(RowKeyBuilder, WhatIsWrittenIsWhatTheLayoutReads) {
 
   SelfKey S(L);
   S.setSourceFile(1);
-  EXPECT_EQ(S.key(), ArrayRef<uint64_t>({0, 0, 1}));
+  S.setInlineSite(6);
+  EXPECT_EQ(S.key(), ArrayRef<uint64_t>({0, 0, 1, 6}));
+  EXPECT_EQ(L.inlineSite(Row{S.key(), {}}), 6u);
+  EXPECT_EQ(L.inlineSite(R), 0u);
 }
 
 TEST(FunctionValues, EachKindMergesByItsRule) {

@@ -2,6 +2,7 @@
 
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "../ProfileFromText.h"
+#include "profkit/Formats/Format.h"
 #include "profkit/IR/IRPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
@@ -63,6 +64,68 @@ TEST(Rewrite, IntervalsFollowTheirFunctions) {
   ASSERT_EQ(P->parts().front()->Intervals.size(), 2u);
   for (const Interval &I : P->parts().front()->Intervals)
     EXPECT_EQ(I.Function, Compile);
+}
+
+// A sample profile's inlinee lines sit in inline sites, apart from the
+// caller's own lines; renaming the inlinee renames the site, and dropping it
+// folds its code into the site around it.
+TEST(Rewrite, InlineSitesFollowTheirCallees) {
+  Profile P;
+  P.getOrAddEvent("samples");
+  StrId File = P.Strings.intern("a.cpp");
+  FuncId Main = P.getOrAddFunction(0, File, P.Strings.intern("main"));
+  FuncId Foo = P.getOrAddFunction(0, File, P.Strings.intern("foo"));
+  FuncId Bar = P.getOrAddFunction(0, File, P.Strings.intern("bar"));
+  InlineSiteId AtFoo = P.getOrAddInlineSite({0, 4, 0, Foo});
+  InlineSiteId AtBar = P.getOrAddInlineSite({AtFoo, 2, 1, Bar});
+  EXPECT_EQ(P.getOrAddInlineSite({0, 4, 0, Foo}), AtFoo);
+  Part &Pt = P.addPart({PositionKind::LineOffset, PositionKind::Discriminator});
+  FunctionData &FD = Pt.getOrCreate(Main);
+  for (InlineSiteId Site : {InlineSiteId(0), AtFoo, AtBar}) {
+    SelfKey K(Pt.layout());
+    K.position()[0] = 1; // The same line offset in three functions' code.
+    K.setSourceFile(File);
+    K.setInlineSite(Site);
+    uint64_t Samples[] = {10 + Site};
+    ASSERT_TRUE(FD.Self.add(K.key(), Samples));
+  }
+  ASSERT_TRUE(Pt.finalize());
+  std::string Text = print(P);
+  EXPECT_NE(Text.find("self \"a.cpp\" 1 0 inlined at 4 \"foo\" fl=\"a.cpp\", "
+                      "2.1 \"bar\" fl=\"a.cpp\" : 12\n"),
+            std::string::npos)
+      << Text;
+
+  ASSERT_TRUE(renameFunctions(P, [&](const Function &F) {
+    Function G = F;
+    if (P.Strings.str(F.Name) == "foo")
+      G.Name = P.Strings.intern("foo2");
+    return G;
+  }));
+  Text = print(P);
+  EXPECT_NE(Text.find("inlined at 4 \"foo2\" fl=\"a.cpp\" : 11\n"),
+            std::string::npos)
+      << Text;
+
+  RowMap M;
+  for (FuncId F = 0; F != P.numFunctions(); ++F)
+    M.Func.push_back(P.functionName(F) == "foo2" ? DroppedFunction : F);
+  ASSERT_TRUE(rewriteProfile(P, M, /*DropTotals=*/true));
+  Text = print(P);
+  // foo's own code joins main's; bar stays inlined, now right in main.
+  EXPECT_NE(Text.find("self \"a.cpp\" 1 0 : 21\n"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("self \"a.cpp\" 1 0 inlined at 2.1 \"bar\" "
+                      "fl=\"a.cpp\" : 12\n"),
+            std::string::npos)
+      << Text;
+
+  // Formats without inline stacks say what they flatten.
+  std::vector<std::string> Warnings;
+  WriteContext Ctx;
+  Ctx.Warn = [&](const Twine &W) { Warnings.push_back(W.str()); };
+  warnDroppedData(P, "webgrind", Ctx);
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_NE(Warnings[0].find("no inline stacks"), std::string::npos);
 }
 
 // Function values go through copyRows by their kinds' rules.

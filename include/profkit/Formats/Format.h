@@ -78,10 +78,12 @@ struct OutputSpec {
 /// functions (a gmon.out read without -binary), which they cannot write.
 llvm::Error requireFunctions(const Profile &P);
 
-/// For writers of formats without a timeline: warns once that P's
-/// intervals (Part::Intervals) are not written.
-void warnDroppedIntervals(const Profile &P, llvm::StringRef Format,
-                          const WriteContext &Ctx);
+/// For writers of formats without a timeline or inline stacks (callgrind,
+/// webgrind, gmon.out): warns once for each that P holds and Format loses:
+/// intervals (Part::Intervals), inline sites (written as the function's own
+/// code).
+void warnDroppedData(const Profile &P, llvm::StringRef Format,
+                     const WriteContext &Ctx);
 
 /// Every known format, built-in ones first.
 llvm::ArrayRef<FormatInfo> formats();

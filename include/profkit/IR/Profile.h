@@ -35,6 +35,9 @@ namespace profkit {
 using StrId = uint32_t;
 /// A function of the profile; an index into Profile::functions().
 using FuncId = uint32_t;
+/// Where inlined code sits (Profile::inlineSite()); 0: the function's own
+/// code.
+using InlineSiteId = uint32_t;
 
 /// Interns strings once per profile; ids are dense and stable.
 class StringPool {
@@ -97,32 +100,59 @@ struct Function {
 enum class JumpKind : uint8_t { Jump = 0, Conditional = 1 };
 
 /// Where the words of a row's key are. P is the part's number of positions.
-///   self: [Pos*P, SourceFile]                     values: costs
-///   call: [Pos*P, SourceFile, Callee, Target*P]   values: count, inclusive
-///   jump: [Pos*P, SourceFile, Kind, TargetFunction, TargetFile, Target*P]
-///         values: Jump: count; Conditional: followed, executed
+///   self: [Pos*P, SourceFile, Site]                     values: costs
+///   call: [Pos*P, SourceFile, Site, Callee, Target*P]   values: count,
+///                                                       inclusive
+///   jump: [Pos*P, SourceFile, Site, Kind, TargetFunction, TargetFile,
+///          Target*P]  values: Jump: count; Conditional: followed, executed
 /// SourceFile is the file the position is in: the function's own file, or the
-/// file of code inlined into it (`fi=`/`fe=`). The position leads, so rows
-/// that a profiler lists by address arrive in key order even when inlined
-/// code switches the file, and the tables need no re-sorting.
+/// file of code inlined into it (`fi=`/`fe=`). Site is the inline site the
+/// code belongs to (0: the function's own code), so an inlinee's lines never
+/// collide with the caller's. The position leads, so rows that a profiler
+/// lists by address arrive in key order even when inlined code switches the
+/// file, and the tables need no re-sorting. Only RowLayout and the key
+/// builders below know this order.
 struct RowLayout {
   unsigned P;
-  unsigned selfWidth() const { return 1 + P; }
-  unsigned callWidth() const { return 2 + 2 * P; }
-  unsigned jumpWidth() const { return 4 + 2 * P; }
+  unsigned selfWidth() const { return 2 + P; }
+  unsigned callWidth() const { return 3 + 2 * P; }
+  unsigned jumpWidth() const { return 5 + 2 * P; }
   llvm::ArrayRef<uint64_t> position(const Row &R) const {
     return R.Key.take_front(P);
   }
   StrId sourceFile(const Row &R) const { return StrId(R.Key[P]); }
-  FuncId callee(const Row &R) const { return FuncId(R.Key[1 + P]); }
-  llvm::ArrayRef<uint64_t> callTarget(const Row &R) const {
-    return R.Key.slice(2 + P, P);
+  InlineSiteId inlineSite(const Row &R) const {
+    return InlineSiteId(R.Key[1 + P]);
   }
-  JumpKind jumpKind(const Row &R) const { return JumpKind(R.Key[1 + P]); }
-  FuncId jumpTargetFunction(const Row &R) const { return FuncId(R.Key[2 + P]); }
-  StrId jumpTargetFile(const Row &R) const { return StrId(R.Key[3 + P]); }
+  /// A call or jump row's words that a self row at its place has.
+  llvm::ArrayRef<uint64_t> place(const Row &R) const {
+    return R.Key.take_front(selfWidth());
+  }
+  FuncId callee(const Row &R) const { return FuncId(R.Key[2 + P]); }
+  llvm::ArrayRef<uint64_t> callTarget(const Row &R) const {
+    return R.Key.slice(3 + P, P);
+  }
+  JumpKind jumpKind(const Row &R) const { return JumpKind(R.Key[2 + P]); }
+  FuncId jumpTargetFunction(const Row &R) const { return FuncId(R.Key[3 + P]); }
+  StrId jumpTargetFile(const Row &R) const { return StrId(R.Key[4 + P]); }
   llvm::ArrayRef<uint64_t> jumpTarget(const Row &R) const {
-    return R.Key.slice(4 + P, P);
+    return R.Key.slice(5 + P, P);
+  }
+};
+
+/// Code inlined into a function: the call site in the code around it (its
+/// parent site, 0 for the function's own code) and the function inlined
+/// there. A chain of sites is an inline stack, as an LLVM sample profile
+/// nests inlinees under call sites. Line is in the part's line kind (an
+/// absolute line, or a line offset from the parent's start line).
+struct InlineSite {
+  InlineSiteId Parent = 0;
+  uint64_t Line = 0;
+  uint64_t Discriminator = 0;
+  FuncId Callee = 0;
+  bool operator==(const InlineSite &O) const {
+    return Parent == O.Parent && Line == O.Line &&
+           Discriminator == O.Discriminator && Callee == O.Callee;
   }
 };
 
@@ -178,6 +208,7 @@ public:
     return llvm::MutableArrayRef<uint64_t>(Words).take_front(P);
   }
   void setSourceFile(StrId File) { Words[P] = File; }
+  void setInlineSite(InlineSiteId Site) { Words[1 + P] = Site; }
 
 protected:
   RowKeyBuilder(unsigned P, unsigned Width) : P(P), Words(Width, 0) {}
@@ -191,20 +222,20 @@ struct SelfKey : RowKeyBuilder {
 
 struct CallKey : RowKeyBuilder {
   explicit CallKey(const RowLayout &L) : RowKeyBuilder(L.P, L.callWidth()) {}
-  void setCallee(FuncId F) { Words[1 + P] = F; }
+  void setCallee(FuncId F) { Words[2 + P] = F; }
   /// The callee's position the call enters (calls= target).
   llvm::MutableArrayRef<uint64_t> target() {
-    return llvm::MutableArrayRef<uint64_t>(Words).slice(2 + P, P);
+    return llvm::MutableArrayRef<uint64_t>(Words).slice(3 + P, P);
   }
 };
 
 struct JumpKey : RowKeyBuilder {
   explicit JumpKey(const RowLayout &L) : RowKeyBuilder(L.P, L.jumpWidth()) {}
-  void setKind(JumpKind K) { Words[1 + P] = uint64_t(K); }
-  void setTargetFunction(FuncId F) { Words[2 + P] = F; }
-  void setTargetFile(StrId File) { Words[3 + P] = File; }
+  void setKind(JumpKind K) { Words[2 + P] = uint64_t(K); }
+  void setTargetFunction(FuncId F) { Words[3 + P] = F; }
+  void setTargetFile(StrId File) { Words[4 + P] = File; }
   llvm::MutableArrayRef<uint64_t> target() {
-    return llvm::MutableArrayRef<uint64_t>(Words).slice(4 + P, P);
+    return llvm::MutableArrayRef<uint64_t>(Words).slice(5 + P, P);
   }
 };
 
@@ -308,6 +339,12 @@ public:
     return Strings.str(Functions[F].Name);
   }
 
+  /// The id of an inline site, adding it if it is new; never 0.
+  InlineSiteId getOrAddInlineSite(const InlineSite &S);
+  /// Site 0 is the function's own code (a site of no callee).
+  const InlineSite &inlineSite(InlineSiteId Id) const { return Sites[Id]; }
+  size_t numInlineSites() const { return Sites.size(); }
+
   Part &addPart(llvm::ArrayRef<PositionKind> Positions = {PositionKind::Line});
   std::vector<std::unique_ptr<Part>> &parts() { return Parts; }
   const std::vector<std::unique_ptr<Part>> &parts() const { return Parts; }
@@ -329,6 +366,10 @@ private:
   };
   static constexpr FuncId NoFunction = ~FuncId(0);
   std::vector<FirstOfName> ByName;
+  std::vector<InlineSite> Sites = {InlineSite()};
+  llvm::DenseMap<std::tuple<InlineSiteId, uint64_t, uint64_t, FuncId>,
+                 InlineSiteId>
+      SiteIndex;
   std::vector<std::unique_ptr<Part>> Parts;
 };
 

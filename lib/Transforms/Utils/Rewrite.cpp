@@ -22,7 +22,40 @@ Part profkit::copyPartShell(const Part &From,
   return To;
 }
 
-bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
+/// The inline sites of Src as sites of Dst, each mapped once: callees go
+/// through M.Func, and a site whose callee is dropped folds into its parent
+/// (the code stays where it was inlined, as the function's own).
+namespace {
+class SiteMapper {
+public:
+  SiteMapper(const Profile &Src, Profile &Dst, const RowMap &M)
+      : Src(Src), Dst(Dst), M(M), Mapped(Src.numInlineSites(), Unmapped) {
+    Mapped[0] = 0;
+  }
+  InlineSiteId map(InlineSiteId Id) {
+    if (Mapped[Id] != Unmapped)
+      return Mapped[Id];
+    // A copy: when Src is Dst, adding a site may move the table.
+    InlineSite S = Src.inlineSite(Id);
+    InlineSiteId Parent = map(S.Parent);
+    FuncId Callee = M.Func[S.Callee];
+    if (Callee == DroppedFunction)
+      return Mapped[Id] = Parent;
+    S.Parent = Parent;
+    S.Callee = Callee;
+    return Mapped[Id] = Dst.getOrAddInlineSite(S);
+  }
+
+private:
+  static constexpr InlineSiteId Unmapped = ~InlineSiteId(0);
+  const Profile &Src;
+  Profile &Dst;
+  const RowMap &M;
+  std::vector<InlineSiteId> Mapped;
+};
+} // namespace
+
+bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
                        Part &To, const RowMap &M) {
   RowLayout SL = From.layout(), DL = To.layout();
   unsigned SP = SL.P, DP = DL.P;
@@ -63,6 +96,7 @@ bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
       To.Intervals.push_back(
           {M.Func[I.Function], I.Thread, I.Start, I.Duration});
 
+  SiteMapper Sites(Src, Dst, M);
   bool Ok = true;
   SelfKey SK(DL);
   CallKey CK(DL);
@@ -86,6 +120,7 @@ bool profkit::copyRows(const Profile &Src, const Part &From, const Profile &Dst,
       }
       MapPositions(SL.position(R), K.position());
       K.setSourceFile(MapFile(SL.sourceFile(R)));
+      K.setInlineSite(Sites.map(SL.inlineSite(R)));
     };
     for (const Row &R : FD.Self) {
       Head(SK, R);

@@ -45,8 +45,8 @@ struct RowMap {
 
 /// Adds every row of From (a part of Src) to To (a part of Dst). Returns
 /// false if a sum overflowed. To's tables are left unfinalized.
-[[nodiscard]] bool copyRows(const Profile &Src, const Part &From,
-                            const Profile &Dst, Part &To, const RowMap &M);
+[[nodiscard]] bool copyRows(const Profile &Src, const Part &From, Profile &Dst,
+                            Part &To, const RowMap &M);
 
 /// A cost vector (summary:, totals:) through M.Costs or M.Events.
 std::vector<uint64_t> mapCostVector(const RowMap &M,
