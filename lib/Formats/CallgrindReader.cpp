@@ -466,14 +466,14 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       if (Error E = parseNumber(nextToken(Rest), Count))
         return E;
       RowLayout L = Cur->layout();
-      PendingKey.assign(1 + L.P, 0);
+      PendingCall = CallKey(L);
       // The target position; readers ignore it and writers differ on it
       // (Xdebug writes two numbers for one position), so a missing or extra
       // number is not an error.
       for (unsigned I = 0; I != L.P; ++I) {
         if (Rest.ltrim(" \t").empty())
           break;
-        if (Error E = parsePosition(Rest, I, PendingKey[1 + I],
+        if (Error E = parsePosition(Rest, I, PendingCall.target()[I],
                                     /*Update=*/false))
           return E;
       }
@@ -519,9 +519,9 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
         return E;
       }
       RowLayout L = Cur->layout();
-      PendingKey.assign(3 + L.P, 0);
+      PendingJump = JumpKey(L);
       for (unsigned I = 0; I != L.P; ++I)
-        if (Error E = parsePosition(Rest, I, PendingKey[3 + I],
+        if (Error E = parsePosition(Rest, I, PendingJump.target()[I],
                                     /*Update=*/false))
           return E;
       expectJumpCost(Cond, Followed, Executed);
@@ -538,10 +538,10 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
   return Error::success();
 }
 
-/// After a `calls=` line whose target position is in PendingKey from index
-/// 1 on: its callee and count, and the wait for its cost line.
+/// After a `calls=` line whose target position is in PendingCall: its
+/// callee and count, and the wait for its cost line.
 void CallgrindReader::expectCallCost(uint64_t Count) {
-  PendingKey[0] = callee();
+  PendingCall.setCallee(callee());
   PendingValues.assign(1, Count);
   HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
   Waiting = Pending::Call;
@@ -549,17 +549,16 @@ void CallgrindReader::expectCallCost(uint64_t Count) {
   WaitingKey = "calls";
 }
 
-/// After a `jump=` or `jcnd=` line whose target position is in PendingKey
-/// from index 3 on: its kind, target and counts, and the wait for the line
-/// of its position.
+/// After a `jump=` or `jcnd=` line whose target position is in PendingJump:
+/// its kind, target and counts, and the wait for the line of its position.
 void CallgrindReader::expectJumpCost(bool Cond, uint64_t Followed,
                                      uint64_t Executed) {
   StrId TargetFile = jumpTargetFile();
-  PendingKey[0] = uint64_t(Cond ? JumpKind::Conditional : JumpKind::Jump);
-  PendingKey[1] = HaveJumpFunction
-                      ? P.getOrAddFunction(Object, TargetFile, JumpFunction)
-                      : Cur->functions()[CurFunction].Id;
-  PendingKey[2] = TargetFile;
+  PendingJump.setKind(Cond ? JumpKind::Conditional : JumpKind::Jump);
+  PendingJump.setTargetFunction(
+      HaveJumpFunction ? P.getOrAddFunction(Object, TargetFile, JumpFunction)
+                       : Cur->functions()[CurFunction].Id);
+  PendingJump.setTargetFile(TargetFile);
   PendingValues.assign({Followed, Executed});
   if (!Cond)
     PendingValues.pop_back();

@@ -225,12 +225,14 @@ private:
   // The keyword of that line, for diagnostics: a jcnd= is named jcnd=, not
   // jump=.
   llvm::StringRef WaitingKey;
-  llvm::SmallVector<uint64_t, 16>
-      PendingKey; // Key words after the source file.
+  // The key of the row that line starts, but for the place (position,
+  // file) its position line gives.
+  CallKey PendingCall{RowLayout{1}};
+  JumpKey PendingJump{RowLayout{1}};
   llvm::SmallVector<uint64_t, 16> PendingValues;
 
   // Scratch for cost lines.
-  llvm::SmallVector<uint64_t, 16> Key, Values;
+  llvm::SmallVector<uint64_t, 16> Values;
 
   bool WarnedNegative = false;
   llvm::StringSet<> WarnedKeys;

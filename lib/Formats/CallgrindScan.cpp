@@ -170,17 +170,14 @@ template <unsigned NP>
 bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
   const char *Ptr = Line.begin(), *End = Line.end();
   const unsigned NumPos = NP ? NP : LastPos.size();
-  unsigned KeyStart;
   uint64_t First, Second = 0;
   bool Call = Line.starts_with("calls="), Cond = Line.starts_with("jcnd=");
   if (Call) {
     if (!HaveCallee)
       return false;
     Ptr += 6;
-    KeyStart = 1;
   } else if (Cond || Line.starts_with("jump=")) {
     Ptr += 5;
-    KeyStart = 3;
   } else {
     return false;
   }
@@ -190,9 +187,16 @@ bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
       (Cond && (*Ptr++ != '/' || !scanDigits(Ptr, Second))) ||
       (*Ptr != ' ' && *Ptr != '\t'))
     return false;
-  PendingKey.resize_for_overwrite(KeyStart + NumPos);
-  if (!scanPositions<NP>(Ptr, End, PendingKey.data() + KeyStart) ||
-      skipSpaces(Ptr) != End)
+  RowLayout L{NumPos};
+  uint64_t *Target;
+  if (Call) {
+    PendingCall = CallKey(L);
+    Target = PendingCall.target().data();
+  } else {
+    PendingJump = JumpKey(L);
+    Target = PendingJump.target().data();
+  }
+  if (!scanPositions<NP>(Ptr, End, Target) || skipSpaces(Ptr) != End)
     return false;
   PartHasBody = true;
   if (Call)
@@ -280,11 +284,14 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
     Last[I] = Row[I];
   // callgrind has no inline sites: inlined code is the function's, in its
   // fi= file.
-  Row[NumPos] = SourceFile;
-  Row[NumPos + 1] = 0;
+  const RowLayout L{NumPos};
+  L.setPlace(Row, SourceFile, 0);
   if (Kind != SelfRows) {
-    for (size_t I = 0, E = PendingKey.size(); I != E; ++I)
-      Row[NumPos + 2 + I] = PendingKey[I];
+    // The words after the place: callee and target, or the jump's.
+    ArrayRef<uint64_t> Pending =
+        (Kind == CallRows ? PendingCall.key() : PendingJump.key())
+            .drop_front(L.selfWidth());
+    std::copy(Pending.begin(), Pending.end(), Row + L.selfWidth());
     if (Kind == CallRows)
       Values[0] = PendingValues[0];
     else
@@ -307,31 +314,31 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
     return error("cost line before 'events:'");
   if (Error E = requireFunction("cost line"))
     return E;
-  RowLayout L = Cur->layout();
-  Key.resize(L.selfWidth());
-  if (Error E = parsePositions(Line, MutableArrayRef(Key).take_front(L.P)))
+  SelfKey Self(Cur->layout());
+  RowKeyBuilder &K = Waiting == Pending::Call ? PendingCall
+                     : Waiting == Pending::Jump
+                         ? static_cast<RowKeyBuilder &>(PendingJump)
+                         : Self;
+  if (Error E = parsePositions(Line, K.position()))
     return E;
-  Key[L.P] = SourceFile;
-  Key[L.P + 1] = 0; // No inline site.
+  K.setSourceFile(SourceFile); // callgrind has no inline sites.
 
   bool Ok = true;
   switch (Waiting) {
   case Pending::None:
     if (Error E = parseCosts(Line, Values, 0))
       return E;
-    Ok = addRow(SelfRows, Key, Values);
+    Ok = addRow(SelfRows, K.key(), Values);
     break;
   case Pending::Call:
-    Key.append(PendingKey.begin(), PendingKey.end());
     if (Error E = parseCosts(Line, PendingValues, 1))
       return E;
-    Ok = addRow(CallRows, Key, PendingValues);
+    Ok = addRow(CallRows, K.key(), PendingValues);
     break;
   case Pending::Jump:
     if (!trim(Line).empty())
       return error("costs after the position of a jump");
-    Key.append(PendingKey.begin(), PendingKey.end());
-    Ok = addRow(JumpRows, Key, PendingValues);
+    Ok = addRow(JumpRows, K.key(), PendingValues);
     break;
   }
   Waiting = Pending::None;

@@ -128,6 +128,12 @@ struct RowLayout {
   llvm::ArrayRef<uint64_t> place(const Row &R) const {
     return R.Key.take_front(selfWidth());
   }
+  /// Sets the place words after the position of a key being written in
+  /// place (the callgrind reader's fast path; others use the builders).
+  void setPlace(uint64_t *Key, StrId File, InlineSiteId Site) const {
+    Key[P] = File;
+    Key[1 + P] = Site;
+  }
   FuncId callee(const Row &R) const { return FuncId(R.Key[2 + P]); }
   llvm::ArrayRef<uint64_t> callTarget(const Row &R) const {
     return R.Key.slice(3 + P, P);
