@@ -26,6 +26,15 @@ inline std::unique_ptr<Profile> parseProfile(llvm::StringRef Text) {
   return std::move(*P);
 }
 
+/// The first function of P named Name; a test failure if there is none.
+inline FuncId fn(const Profile &P, llvm::StringRef Name) {
+  for (FuncId F = 0; F != P.numFunctions(); ++F)
+    if (P.functionName(F) == Name)
+      return F;
+  ADD_FAILURE() << "no function " << Name.str();
+  return 0;
+}
+
 } // namespace profkit
 
 #endif

@@ -9,14 +9,6 @@ using namespace llvm;
 
 namespace {
 
-FuncId fn(const Profile &P, StringRef Name) {
-  for (FuncId F = 0; F != P.numFunctions(); ++F)
-    if (P.functionName(F) == Name)
-      return F;
-  ADD_FAILURE() << "no function " << Name.str();
-  return 0;
-}
-
 uint64_t incl(const InclusiveCost &IC, const Profile &P, StringRef Name,
               unsigned Event = 0) {
   return IC.inclusive(fn(P, Name))[Event];

@@ -12,14 +12,6 @@ using namespace llvm;
 
 namespace {
 
-FuncId fn(const Profile &P, StringRef Name) {
-  for (FuncId F = 0; F != P.numFunctions(); ++F)
-    if (P.functionName(F) == Name)
-      return F;
-  ADD_FAILURE() << "no function " << Name.str();
-  return 0;
-}
-
 std::string print(const Profile &P) {
   std::string S;
   raw_string_ostream OS(S);
