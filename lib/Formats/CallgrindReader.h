@@ -106,8 +106,8 @@ public:
   void readTail(InputStream &HeadIn);
   /// Head: checks that the two pieces agree at the split and moves the
   /// head's parts into the tail's profile, which has the names of both.
-  /// Returns why it cannot ("" if it did).
-  llvm::StringRef merge(CallgrindReader &Tail);
+  /// Fails, saying why, when it cannot; the file is then read in one piece.
+  llvm::Error merge(CallgrindReader &Tail);
   /// Head, after merge(): reports the warnings held back, ends the part
   /// that spans the split and returns the profile.
   llvm::Expected<std::unique_ptr<Profile>> finishMerged(CallgrindReader &Tail);

@@ -78,17 +78,23 @@ void CallgrindReader::readTail(InputStream &HeadIn) {
   }
 }
 
-StringRef CallgrindReader::merge(CallgrindReader &Tail) {
+/// Why the pieces of a file cannot merge (not an error of the file: it is
+/// then read in one piece).
+static Error cannotMerge(StringRef Why) {
+  return makeError(ErrorCode::LimitExceeded, Why);
+}
+
+Error CallgrindReader::merge(CallgrindReader &Tail) {
   if (!Tail.TailFailure.empty())
-    return Tail.TailFailure;
+    return cannotMerge(Tail.TailFailure);
   // The rows of the head's last function.
   if (!flushRows())
-    return "a cost sum overflows 64 bits";
+    return cannotMerge("a cost sum overflows 64 bits");
   // Callgrind's files carry nothing else across a fn= line.
   if (!Cur || !HaveEvents || NewPartWanted || Waiting != Pending::None ||
       HaveCalleeObject || HaveCalleeFile || HaveCallee || HaveJumpFile ||
       HaveJumpFunction)
-    return "state that goes on after the split";
+    return cannotMerge("state that goes on after the split");
   // The tail skimmed the head's piece as the head read it.
   const auto &A = Tail.AtSplit;
   Profile &T = Tail.P;
@@ -98,7 +104,7 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
       ArrayRef(Positions) != ArrayRef(A.Positions) ||
       ArrayRef(ColumnToEvent) != ArrayRef(A.Columns) ||
       P.events().size() > T.events().size())
-    return "the pieces disagree at the split";
+    return cannotMerge("the pieces disagree at the split");
 
   // The part that spans the split: the functions the head has not seen go
   // after the head's, in the order the tail met them; the rows of those it
@@ -121,7 +127,7 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
   // The head's values come first in the file.
   for (const FunctionData &FD : TailFirst.functions())
     if (!Cur->getOrCreate(FD.Id).Values.merge(FD.Values))
-      return "a cost sum overflows 64 bits";
+      return cannotMerge("a cost sum overflows 64 bits");
   bool Ok = true;
   RowBatch B;
   Tail.Log.replay(
@@ -136,7 +142,7 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
         Ok &= Table.addBatch(Batch);
       });
   if (!Ok)
-    return "a cost sum overflows 64 bits";
+    return cannotMerge("a cost sum overflows 64 bits");
 
   // Its self costs sum over both pieces.
   std::vector<uint64_t> &Sum = Sums[SelfRows];
@@ -147,9 +153,9 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
   for (size_t I = 0; I != TailSum.size(); ++I)
     Overflow |= !addCost(Sum[I], TailSum[I]);
   if (Overflow || !Tail.FirstPartEnd.Ended)
-    return "a cost sum overflows 64 bits";
+    return cannotMerge("a cost sum overflows 64 bits");
   if (Opts.MaxMemory && irBytes() + Tail.irBytes() > Opts.MaxMemory)
-    return "over the memory limit";
+    return cannotMerge("over the memory limit");
 
   // The tail's profile has every name and function: it takes the head's
   // parts, then its own later ones.
@@ -157,7 +163,7 @@ StringRef CallgrindReader::merge(CallgrindReader &Tail) {
   for (size_t I = A.Parts; I < T.parts().size(); ++I)
     Parts.push_back(std::move(T.parts()[I]));
   T.parts() = std::move(Parts);
-  return "";
+  return Error::success();
 }
 
 Expected<std::unique_ptr<Profile>>
@@ -271,9 +277,8 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, const ReadOptions &Opts,
     Head.releaseWarnings();
     return std::move(HeadError);
   }
-  StringRef Failure = Head.merge(Tail);
-  if (!Failure.empty()) {
-    Why = Failure.str();
+  if (Error E = Head.merge(Tail)) {
+    Why = toString(std::move(E));
     return nullptr;
   }
   return Head.finishMerged(Tail);
