@@ -130,17 +130,16 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
       return cannotMerge("a cost sum overflows 64 bits");
   bool Ok = true;
   RowBatch B;
-  Tail.Log.replay(
-      B, [&](uint64_t Tag, RowBatch &Batch) {
-        unsigned FunctionIndex = Tag / NumRowKinds;
-        RowKind Kind = RowKind(Tag % NumRowKinds);
-        FunctionData &FD =
-            Cur->getOrCreate(TailFirst.functions()[FunctionIndex].Id);
-        RowTable &Table = Kind == SelfRows   ? FD.Self
-                          : Kind == CallRows ? FD.Calls
-                                             : FD.Jumps;
-        Ok &= Table.addBatch(Batch);
-      });
+  Tail.Log.replay(B, [&](uint64_t Tag, RowBatch &Batch) {
+    unsigned FunctionIndex = Tag / NumRowKinds;
+    RowKind Kind = RowKind(Tag % NumRowKinds);
+    FunctionData &FD =
+        Cur->getOrCreate(TailFirst.functions()[FunctionIndex].Id);
+    RowTable &Table = Kind == SelfRows   ? FD.Self
+                      : Kind == CallRows ? FD.Calls
+                                         : FD.Jumps;
+    Ok &= Table.addBatch(Batch);
+  });
   if (!Ok)
     return cannotMerge("a cost sum overflows 64 bits");
 

@@ -326,8 +326,8 @@ private:
   /// What add() needs beyond the rows; a profile holds many tables that are
   /// done growing, so this lives apart and shrink() frees it.
   struct BuildState {
-    uint64_t LastKey[MaxKeyWidth];          // Key of the last encoded row.
-    uint32_t LastValuesOffset = 0;          // Where its values start.
+    uint64_t LastKey[MaxKeyWidth]; // Key of the last encoded row.
+    uint32_t LastValuesOffset = 0; // Where its values start.
     uint32_t BytesAfterCompaction = 0;
     std::unique_ptr<RunState> Runs; // Only while rows arrive out of order.
   };
