@@ -235,7 +235,7 @@ Error CallgrindReader::parseEvents(StringRef Value) {
 
 void CallgrindReader::parseEventDecl(StringRef Value) {
   // event: Name [= formula] [: long name]
-  size_t NameEnd = Value.find_first_of(" \t=:");
+  size_t NameEnd = Value.find_first_of(" \t\r=:"); // Ends at a blank.
   EventDecl D;
   D.Name = Value.take_front(NameEnd).str();
   StringRef Rest = trim(Value.drop_front(std::min(NameEnd, Value.size())));
