@@ -28,6 +28,10 @@ static std::vector<FormatInfo> builtinFormats() {
   AddParam(#FORMAT, {NAME, META, DEFAULT, DESCRIPTION});
 #define PROFKIT_FORMAT_FLAG(FORMAT, NAME, DEFAULT, DESCRIPTION)                \
   AddParam(#FORMAT, {NAME, "", DEFAULT, DESCRIPTION});
+#define PROFKIT_FORMAT_PASS(FORMAT, PASS)                                      \
+  for (FormatInfo & F : Formats)                                               \
+    if (F.Name == #FORMAT)                                                     \
+      F.RequiredPass = PASS;
 #include "profkit/Formats/Formats.def"
   return Formats;
 }

@@ -32,6 +32,8 @@ private:
   void printPart(const Part &Pt, unsigned Number);
   void printFunction(const Part &Pt, const FunctionData &FD);
   void printInlineSite(raw_ostream &S, InlineSiteId Site);
+  void printValues(const FunctionValues &Values,
+                   std::optional<uint64_t> LowestLine);
   std::optional<uint64_t> lowestOwnLine(const Part &Pt,
                                         const FunctionData &FD) const;
   void printFunctionRef(raw_ostream &S, FuncId F);
@@ -118,16 +120,30 @@ void Printer::printInlineSite(raw_ostream &S, InlineSiteId Site) {
   printFunctionRef(S, IS.Callee);
 }
 
+/// ` kind=value` for each value; a first line only when it is not
+/// LowestLine, the one a reader of the rows would assume.
+void Printer::printValues(const FunctionValues &Values,
+                          std::optional<uint64_t> LowestLine) {
+  for (unsigned I = 0; I != NumFunctionValueKinds; ++I) {
+    auto K = FunctionValueKind(I);
+    std::optional<uint64_t> V = Values.get(K);
+    if (V && (K != FunctionValueKind::FirstLine || *V != LowestLine))
+      OS << ' ' << functionValueKindName(K) << '=' << *V;
+  }
+}
+
 void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
   OS << "  function ";
   printFunctionRef(OS, FD.Id);
-  for (unsigned I = 0; I != NumFunctionValueKinds; ++I) {
-    auto K = FunctionValueKind(I);
-    std::optional<uint64_t> V = FD.Values.get(K);
-    if (V && (K != FunctionValueKind::FirstLine || *V != lowestOwnLine(Pt, FD)))
-      OS << ' ' << functionValueKindName(K) << '=' << *V;
-  }
+  printValues(FD.Values, lowestOwnLine(Pt, FD));
   OS << '\n';
+  for (const auto &[Site, Values] : FD.InlineValues) {
+    OS << "    values inlined at";
+    printInlineSite(OS, Site);
+    OS << " :";
+    printValues(Values, std::nullopt);
+    OS << '\n';
+  }
 
   RowLayout L = Pt.layout();
   ArrayRef<PositionKind> Kinds = Pt.positions();

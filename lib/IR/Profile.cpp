@@ -65,6 +65,8 @@ StringRef profkit::functionValueKindName(FunctionValueKind K) {
     return "first-line";
   case FunctionValueKind::HeadSamples:
     return "head-samples";
+  case FunctionValueKind::TotalSamples:
+    return "total-samples";
   }
   llvm_unreachable("unknown function value kind");
 }
@@ -93,7 +95,8 @@ bool FunctionValues::merge(const FunctionValues &Other) {
     switch (K) {
     case FunctionValueKind::FirstLine:
       break;
-    case FunctionValueKind::HeadSamples: {
+    case FunctionValueKind::HeadSamples:
+    case FunctionValueKind::TotalSamples: {
       uint64_t Sum = *Ours;
       Ok &= addCost(Sum, *Theirs);
       set(K, Sum);
@@ -102,6 +105,40 @@ bool FunctionValues::merge(const FunctionValues &Other) {
     }
   }
   return Ok;
+}
+
+bool FunctionValues::scale(uint64_t W) {
+  bool Ok = true;
+  for (FunctionValueKind K :
+       {FunctionValueKind::HeadSamples, FunctionValueKind::TotalSamples}) {
+    if (std::optional<uint64_t> V = get(K)) {
+      uint64_t Product = *V;
+      Ok &= scaleCost(Product, W);
+      set(K, Product);
+    }
+  }
+  return Ok;
+}
+
+static bool siteBefore(const std::pair<InlineSiteId, FunctionValues> &E,
+                       InlineSiteId Site) {
+  return E.first < Site;
+}
+
+FunctionValues &FunctionData::valuesAt(InlineSiteId Site) {
+  if (!Site)
+    return Values;
+  auto It = llvm::lower_bound(InlineValues, Site, siteBefore);
+  if (It == InlineValues.end() || It->first != Site)
+    It = InlineValues.insert(It, {Site, FunctionValues()});
+  return It->second;
+}
+
+const FunctionValues *FunctionData::findValues(InlineSiteId Site) const {
+  if (!Site)
+    return &Values;
+  auto It = llvm::lower_bound(InlineValues, Site, siteBefore);
+  return It != InlineValues.end() && It->first == Site ? &It->second : nullptr;
 }
 
 bool profkit::isFieldHeader(StringRef Key) {
@@ -191,4 +228,11 @@ FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
 Part &Profile::addPart(ArrayRef<PositionKind> Positions) {
   Parts.push_back(std::make_unique<Part>(Positions));
   return *Parts.back();
+}
+
+bool profkit::isSampleProfileShaped(const Profile &P) {
+  PositionKind Shape[] = {PositionKind::LineOffset,
+                          PositionKind::Discriminator};
+  return P.parts().size() == 1 &&
+         P.parts().front()->positions() == ArrayRef(Shape);
 }

@@ -13,6 +13,7 @@
 #include "profkit/Transforms/Merge.h"
 #include "profkit/Transforms/Relocate.h"
 #include "profkit/Transforms/Rename.h"
+#include "profkit/Transforms/SampleProfile.h"
 #include "profkit/Transforms/SelectEvents.h"
 #include "profkit/Transforms/StripLines.h"
 #include "llvm/ADT/StringExtras.h"

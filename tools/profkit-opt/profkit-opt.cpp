@@ -360,6 +360,23 @@ int main(int argc, char **argv) {
   ProfilePassManager PM;
   if (Error E = parsePassPipeline(PM, Passes, Ctx))
     fail(std::move(E));
+  std::optional<OutputSpec> Writer;
+  if (!PrintIR && !DisableOutput) {
+    Expected<OutputSpec> Spec = parseOutputSpec(OutputFormat);
+    if (!Spec)
+      fail(Spec.takeError());
+    Writer = std::move(*Spec);
+  }
+  if (Error E = applyWriterAliases(Writer ? &*Writer : nullptr))
+    fail(std::move(E));
+  // A writer of what a pass makes (sampleprof) gets that pass last, unless
+  // the pipeline runs it.
+  if (Writer && !Writer->Format->RequiredPass.empty() &&
+      none_of(PM.passes(), [&](const auto &Pass) {
+        return Pass->name() == Writer->Format->RequiredPass;
+      }))
+    if (Error E = parsePassPipeline(PM, Writer->Format->RequiredPass, Ctx))
+      fail(std::move(E));
   if (PrintPipelinePasses) {
     PM.printPipeline(outs());
     outs() << '\n';
@@ -405,16 +422,6 @@ int main(int argc, char **argv) {
   // defaults to -binary). Either way -binary gives gmon.out's address layout.
   Reader.Relocate =
       !Binary.empty() && !PipelineHas(profkit::PassInfo::Relocates);
-
-  std::optional<OutputSpec> Writer;
-  if (!PrintIR && !DisableOutput) {
-    Expected<OutputSpec> Spec = parseOutputSpec(OutputFormat);
-    if (!Spec)
-      fail(Spec.takeError());
-    Writer = std::move(*Spec);
-  }
-  if (Error E = applyWriterAliases(Writer ? &*Writer : nullptr))
-    fail(std::move(E));
 
   if (Error E = run(Writer ? &*Writer : nullptr, PM, Reader))
     fail(std::move(E));

@@ -66,6 +66,9 @@ struct FormatInfo {
   bool Binary = false;
   /// The writer's parameters (`-output-format=NAME<key=value;flag>`).
   std::vector<PassParamInfo> Params = {};
+  /// The pass whose result Write writes (PROFKIT_FORMAT_PASS); the tool
+  /// appends it to a pipeline that lacks it.
+  llvm::StringRef RequiredPass = {};
 };
 
 /// The writer that -output-format names, with its parameters.

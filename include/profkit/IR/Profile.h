@@ -173,9 +173,14 @@ enum class FunctionValueKind : uint8_t {
   FirstLine,
   /// Samples at the function's entry (LLVM sample profiles). Merging adds.
   HeadSamples,
+  /// All samples of the function's code, its inlinees' included (an LLVM
+  /// sample profile's total: the sum over instructions, where body samples
+  /// take a line's maximum). Merging adds.
+  TotalSamples,
 };
-constexpr unsigned NumFunctionValueKinds = 2;
-/// The kind's name in the IR's text form: first-line, head-samples.
+constexpr unsigned NumFunctionValueKinds = 3;
+/// The kind's name in the IR's text form: first-line, head-samples,
+/// total-samples.
 llvm::StringRef functionValueKindName(FunctionValueKind K);
 
 /// The values of one function in one part, at most one of each kind.
@@ -195,6 +200,9 @@ public:
   /// Combines Other's values into these by each kind's rule. Returns false
   /// if a sum overflowed 64 bits (it then saturates).
   [[nodiscard]] bool merge(const FunctionValues &Other);
+  /// Multiplies the values that merging adds by W (a weighted merge).
+  /// Returns false if a product overflowed (it then saturates).
+  [[nodiscard]] bool scale(uint64_t W);
 
 private:
   static uint8_t bit(FunctionValueKind K) { return uint8_t(1u << unsigned(K)); }
@@ -265,7 +273,16 @@ struct FunctionData {
   RowTable Self;
   RowTable Calls;
   RowTable Jumps;
+  /// The function's own values.
   FunctionValues Values;
+  /// The values of the code inlined into it, by inline site (never 0), in
+  /// increasing site order.
+  llvm::SmallVector<std::pair<InlineSiteId, FunctionValues>, 0> InlineValues;
+  /// The values of the code at Site (0: the function's own), created empty
+  /// if missing.
+  FunctionValues &valuesAt(InlineSiteId Site);
+  /// The values of the code at Site, or nullptr.
+  const FunctionValues *findValues(InlineSiteId Site) const;
 };
 
 struct HeaderLine {
@@ -378,6 +395,10 @@ private:
       SiteIndex;
   std::vector<std::unique_ptr<Part>> Parts;
 };
+
+/// Is P shaped as an LLVM sample profile: one part, placed by line offset
+/// and discriminator?
+bool isSampleProfileShaped(const Profile &P);
 
 } // namespace profkit
 

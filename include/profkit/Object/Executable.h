@@ -58,6 +58,7 @@ public:
   static llvm::Expected<std::unique_ptr<Executable>> open(llvm::StringRef Path);
 
   AddressLayout layout() const;
+  const llvm::object::ObjectFile &object() const { return *Obj; }
   /// Is it position-independent (a PIE, or a shared object)?
   bool isPIE() const;
 

@@ -26,7 +26,7 @@
 
 /// Bumped whenever PassPluginLibraryInfo or the classes a plugin uses
 /// change incompatibly.
-#define PROFKIT_PLUGIN_API_VERSION 3
+#define PROFKIT_PLUGIN_API_VERSION 4
 
 #define PROFKIT_PLUGIN_EXPORT __attribute__((visibility("default")))
 

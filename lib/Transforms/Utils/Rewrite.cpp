@@ -46,6 +46,11 @@ public:
     return Mapped[Id] = Dst.getOrAddInlineSite(S);
   }
 
+  /// Does the site's code become its parent's (its callee is dropped)?
+  bool folded(InlineSiteId Id) const {
+    return M.Func[Src.inlineSite(Id).Callee] == DroppedFunction;
+  }
+
 private:
   static constexpr InlineSiteId Unmapped = ~InlineSiteId(0);
   const Profile &Src;
@@ -111,6 +116,12 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
     if (!KeepFirstLine)
       FnValues.erase(FunctionValueKind::FirstLine);
     Ok &= To2.Values.merge(FnValues);
+    // An inlinee's values count in its parents' already: a folded site's
+    // are dropped.
+    if (!M.UseFunctionFile)
+      for (const auto &[Site, SiteValues] : FD.InlineValues)
+        if (!Sites.folded(Site))
+          Ok &= To2.valuesAt(Sites.map(Site)).merge(SiteValues);
     // Without positions (UseFunctionFile) every position stays 0.
     auto Head = [&](RowKeyBuilder &K, const Row &R) {
       Values.clear();

@@ -1,0 +1,139 @@
+//===- SampleProfWriter.cpp - LLVM sample profiles out --------------------===//
+//
+// Writes a profile of sample-profile shape (what the sample-profile pass
+// makes of instruction counts, or what readSampleProf read) with LLVM's own
+// SampleProfileWriter: each function's rows become its FunctionSamples, an
+// inline site's rows the FunctionSamples nested at its call site.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/ProfileData/SampleProfWriter.h"
+#include "profkit/Formats/Format.h"
+#include "profkit/Support/Error.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace profkit;
+using namespace llvm;
+using namespace llvm::sampleprof;
+
+namespace {
+class SampleMapBuilder {
+public:
+  SampleMapBuilder(const Profile &P) : P(P) {}
+  Error build(SampleProfileMap &Map);
+
+private:
+  FunctionId name(FuncId F) const { return FunctionId(P.functionName(F)); }
+  /// The FunctionSamples of the code at Site in Top.
+  FunctionSamples &samplesAt(FunctionSamples &Top, InlineSiteId Site);
+  Expected<LineLocation> location(ArrayRef<uint64_t> Position) const;
+
+  const Profile &P;
+};
+} // namespace
+
+FunctionSamples &SampleMapBuilder::samplesAt(FunctionSamples &Top,
+                                             InlineSiteId Site) {
+  if (!Site)
+    return Top;
+  const InlineSite &S = P.inlineSite(Site);
+  FunctionSamples &Parent = samplesAt(Top, S.Parent);
+  FunctionSamplesMap &Callees = Parent.functionSamplesAt(
+      LineLocation(uint32_t(S.Line), uint32_t(S.Discriminator)));
+  auto [It, New] = Callees.try_emplace(name(S.Callee), FunctionSamples());
+  if (New)
+    It->second.setContext(SampleContext(name(S.Callee)));
+  return It->second;
+}
+
+Expected<LineLocation>
+SampleMapBuilder::location(ArrayRef<uint64_t> Position) const {
+  if (Position[0] > UINT32_MAX || Position[1] > UINT32_MAX)
+    return makeError(ErrorCode::LimitExceeded,
+                     "sampleprof: a line offset or discriminator over 2^32-1");
+  return LineLocation(uint32_t(Position[0]), uint32_t(Position[1]));
+}
+
+Error SampleMapBuilder::build(SampleProfileMap &Map) {
+  const Part &Pt = *P.parts().front();
+  RowLayout L = Pt.layout();
+  bool Overflow = false;
+  for (const FunctionData &FD : Pt.functions()) {
+    FunctionSamples &Top = Map.create(SampleContext(name(FD.Id)));
+    // Inline sites first, so that every inlinee exists even when it has no
+    // rows (llvm-profgen keeps code that never ran).
+    for (const auto &[Site, Values] : FD.InlineValues)
+      samplesAt(Top, Site);
+    for (const Row &R : FD.Self) {
+      Expected<LineLocation> Loc = location(L.position(R));
+      if (!Loc)
+        return Loc.takeError();
+      Overflow |= samplesAt(Top, L.inlineSite(R))
+                      .addBodySamples(Loc->LineOffset, Loc->Discriminator,
+                                      R.value(0)) != sampleprof_error::success;
+    }
+    for (const Row &R : FD.Calls) {
+      Expected<LineLocation> Loc = location(L.position(R));
+      if (!Loc)
+        return Loc.takeError();
+      Overflow |=
+          samplesAt(Top, L.inlineSite(R))
+              .addCalledTargetSamples(Loc->LineOffset, Loc->Discriminator,
+                                      name(L.callee(R)),
+                                      R.value(0)) != sampleprof_error::success;
+    }
+    auto SetValues = [&](FunctionSamples &S, const FunctionValues &V) {
+      if (std::optional<uint64_t> Total =
+              V.get(FunctionValueKind::TotalSamples))
+        Overflow |= S.addTotalSamples(*Total) != sampleprof_error::success;
+      if (std::optional<uint64_t> Head = V.get(FunctionValueKind::HeadSamples))
+        Overflow |= S.addHeadSamples(*Head) != sampleprof_error::success;
+    };
+    SetValues(Top, FD.Values);
+    for (const auto &[Site, Values] : FD.InlineValues)
+      SetValues(samplesAt(Top, Site), Values);
+  }
+  if (Overflow)
+    return makeError(ErrorCode::LimitExceeded,
+                     "sampleprof: a count sum overflows 64 bits");
+  return Error::success();
+}
+
+Error profkit::writeSampleProf(const Profile &P, raw_ostream &OS,
+                               const PassParams &Params,
+                               const WriteContext &Ctx) {
+  StringRef FormatName = Params.get("format");
+  auto Format = StringSwitch<std::optional<SampleProfileFormat>>(FormatName)
+                    .Case("extbinary", SPF_Ext_Binary)
+                    .Case("binary", SPF_Binary)
+                    .Case("text", SPF_Text)
+                    .Default(std::nullopt);
+  if (!Format)
+    return makeError(ErrorCode::InvalidArgument,
+                     "sampleprof: unknown format '" + FormatName +
+                         "' (extbinary, binary or text)");
+  if (!isSampleProfileShaped(P))
+    return makeError(ErrorCode::InvalidArgument,
+                     "sampleprof: the profile is not in sample-profile shape; "
+                     "run the sample-profile pass first");
+  SampleProfileMap Map;
+  if (Error E = SampleMapBuilder(P).build(Map))
+    return E;
+  // The extensible format seeks back to fill in its section table, so the
+  // writer gets a buffer; the output may be a pipe.
+  SmallString<0> Buffer;
+  std::unique_ptr<raw_ostream> BufferOS =
+      std::make_unique<raw_svector_ostream>(Buffer);
+  ErrorOr<std::unique_ptr<SampleProfileWriter>> Writer =
+      SampleProfileWriter::create(BufferOS, *Format);
+  if (!Writer)
+    return errorCodeToError(Writer.getError());
+  if (std::error_code EC = (*Writer)->write(Map))
+    return makeError(ErrorCode::InvalidArgument,
+                     "sampleprof: cannot write the profile: " + EC.message());
+  Writer->reset(); // Flushes into Buffer.
+  OS << Buffer;
+  return Error::success();
+}
