@@ -22,7 +22,7 @@ def parse_position(fields, last, n):
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: cg2profgen.py CALLGRIND-FILE OBJECT-PATH")
+        sys.exit("usage: callgrind-to-unsymbolized.py CALLGRIND-FILE OBJECT-PATH")
     path, obj = sys.argv[1], sys.argv[2]
     names = {}
     # Compressed names: objects, functions and files each share one table.

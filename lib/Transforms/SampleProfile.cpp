@@ -333,6 +333,9 @@ Expected<PreservedAnalyses> SampleProfilePass::run(Profile &P,
     return makeError(ErrorCode::InvalidArgument,
                      "sample-profile: " + P.SourceName + " has no event '" +
                          Event + "' (event=NAME chooses one)");
+  Expected<std::unique_ptr<Executable>> Exe = Executable::open(Program);
+  if (!Exe)
+    return Exe.takeError();
   DenseSet<StrId> Objects = objectsOf(P, Program);
   if (Objects.empty())
     return makeError(ErrorCode::Mismatch, "sample-profile: " + P.SourceName +
@@ -342,9 +345,6 @@ Expected<PreservedAnalyses> SampleProfilePass::run(Profile &P,
   if (!Counts)
     return Counts.takeError();
 
-  Expected<std::unique_ptr<Executable>> Exe = Executable::open(Program);
-  if (!Exe)
-    return Exe.takeError();
   Expected<std::unique_ptr<ProgramCode>> Code =
       ProgramCode::create((*Exe)->object());
   if (!Code)
