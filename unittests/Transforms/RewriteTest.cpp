@@ -120,6 +120,70 @@ TEST(Rewrite, InlineSitesFollowTheirCallees) {
   EXPECT_NE(Warnings[0].find("no inline stacks"), std::string::npos);
 }
 
+// An inlinee's values (its total) go with its site: renamed with its callee,
+// merged when two sites become one, dropped when the site folds into its
+// parent (whose total holds its samples already).
+TEST(Rewrite, InlineValuesFollowTheirSites) {
+  Profile P;
+  P.getOrAddEvent("samples");
+  FuncId Main = P.getOrAddFunction(0, 0, P.Strings.intern("main"));
+  FuncId Foo = P.getOrAddFunction(0, 0, P.Strings.intern("foo"));
+  FuncId Foo2 = P.getOrAddFunction(0, 0, P.Strings.intern("foo.llvm.2"));
+  FuncId Bar = P.getOrAddFunction(0, 0, P.Strings.intern("bar"));
+  InlineSiteId AtFoo = P.getOrAddInlineSite({0, 4, 0, Foo});
+  InlineSiteId AtFoo2 = P.getOrAddInlineSite({0, 4, 0, Foo2});
+  InlineSiteId AtBar = P.getOrAddInlineSite({AtFoo, 2, 1, Bar});
+  Part &Pt = P.addPart({PositionKind::LineOffset, PositionKind::Discriminator});
+  FunctionData &FD = Pt.getOrCreate(Main);
+  FD.Values.set(FunctionValueKind::TotalSamples, 100);
+  FD.valuesAt(AtFoo).set(FunctionValueKind::TotalSamples, 30);
+  FD.valuesAt(AtFoo2).set(FunctionValueKind::TotalSamples, 20);
+  FD.valuesAt(AtBar).set(FunctionValueKind::TotalSamples, 5);
+  EXPECT_EQ(FD.findValues(AtBar)->get(FunctionValueKind::TotalSamples),
+            std::optional<uint64_t>(5));
+  EXPECT_EQ(FD.findValues(P.numInlineSites()), nullptr);
+  EXPECT_NE(print(P).find("    values inlined at 4 \"foo\", 2.1 \"bar\" : "
+                          "total-samples=5\n"),
+            std::string::npos)
+      << print(P);
+
+  // foo.llvm.2 is foo: the two sites become one and their totals add.
+  ASSERT_TRUE(renameFunctions(P, [&](const Function &F) {
+    Function G = F;
+    if (P.Strings.str(F.Name) == "foo.llvm.2")
+      G.Name = P.Strings.intern("foo");
+    return G;
+  }));
+  std::string Text = print(P);
+  EXPECT_NE(Text.find("    values inlined at 4 \"foo\" : total-samples=50\n"),
+            std::string::npos)
+      << Text;
+
+  RowMap M;
+  for (FuncId F = 0; F != P.numFunctions(); ++F)
+    M.Func.push_back(P.functionName(F) == "foo" ? DroppedFunction : F);
+  ASSERT_TRUE(rewriteProfile(P, M, /*DropTotals=*/true));
+  Text = print(P);
+  EXPECT_EQ(Text.find("total-samples=50"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("function \"main\" total-samples=100\n"
+                      "    values inlined at 2.1 \"bar\" : total-samples=5\n"),
+            std::string::npos)
+      << Text;
+}
+
+// A weighted merge multiplies the values that merging adds.
+TEST(Rewrite, ScaledValuesSaturate) {
+  FunctionValues V;
+  V.set(FunctionValueKind::FirstLine, 7);
+  V.set(FunctionValueKind::HeadSamples, 3);
+  V.set(FunctionValueKind::TotalSamples, UINT64_MAX / 2);
+  EXPECT_FALSE(V.scale(3));
+  EXPECT_EQ(V.get(FunctionValueKind::FirstLine), std::optional<uint64_t>(7));
+  EXPECT_EQ(V.get(FunctionValueKind::HeadSamples), std::optional<uint64_t>(9));
+  EXPECT_EQ(V.get(FunctionValueKind::TotalSamples),
+            std::optional<uint64_t>(UINT64_MAX));
+}
+
 // Function values go through copyRows by their kinds' rules.
 TEST(Rewrite, MergedFunctionsKeepTheFirstLineAndAddHeadSamples) {
   auto P = parseProfile("events: s\nfl=a.c\nfn=f\n7 1\n6 1\nfn=g\n9 1\n2 1\n");
