@@ -18,6 +18,7 @@
 #   PGO_CONVERTER  profkit (default), or profgen: LLVM's own llvm-profgen-19
 #                  on the same counts, fed through
 #                  scripts/callgrind-to-unsymbolized.py, to compare with.
+#   PGO_UNSYMBOLIZE that helper, if not the one in scripts/.
 #   PGO_RUNS       native runs per build for the wall time (default 5).
 set -euo pipefail
 export LC_ALL=C
