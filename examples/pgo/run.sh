@@ -18,7 +18,6 @@
 #   PGO_CONVERTER  profkit (default), or profgen: LLVM's own llvm-profgen-19
 #                  on the same counts, fed through
 #                  scripts/callgrind-to-unsymbolized.py, to compare with.
-#   PGO_UNSYMBOLIZE that helper, if not the one in scripts/.
 #   PGO_RUNS       native runs per build for the wall time (default 5).
 set -euo pipefail
 export LC_ALL=C
@@ -28,7 +27,7 @@ src=$root/examples/pgo/lz.c
 work=$root/build/pgo-example
 converter=${PGO_CONVERTER:-profkit}
 runs=${PGO_RUNS:-5}
-unsymbolize=${PGO_UNSYMBOLIZE:-$root/scripts/callgrind-to-unsymbolized.py}
+unsymbolize=$root/scripts/callgrind-to-unsymbolized.py
 
 # Workloads: SEED SIZE_KB [REPEAT]. Training and evaluation texts differ in
 # seed and size; the wall-time workload repeats the evaluation one.
@@ -56,7 +55,6 @@ profkit)
 profgen)
   need llvm-profgen-19
   need python3
-  [ -f "$unsymbolize" ] || die "$unsymbolize not found"
   ;;
 *) die "PGO_CONVERTER must be profkit or profgen, not '$converter'" ;;
 esac
