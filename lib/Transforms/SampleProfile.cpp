@@ -257,11 +257,11 @@ Error Builder::run(const ProgramCounts &Counts, StringRef Binary,
 /// The object names of P that are the program at Binary: the same file,
 /// else (a profile recorded elsewhere) the same file name.
 static DenseSet<StrId> objectsOf(const Profile &P, StringRef Binary) {
-  DenseSet<StrId> Same, SameName;
+  DenseSet<StrId> Same, SameName, Seen;
   for (FuncId F = 0; F != P.numFunctions(); ++F) {
     StrId Obj = P.function(F).Object;
     StringRef Name = P.Strings.str(Obj);
-    if (Name.empty() || Same.contains(Obj) || SameName.contains(Obj))
+    if (Name.empty() || !Seen.insert(Obj).second)
       continue;
     if (sys::fs::equivalent(Name, Binary))
       Same.insert(Obj);
