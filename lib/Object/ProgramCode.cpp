@@ -3,6 +3,8 @@
 #include "profkit/Object/ProgramCode.h"
 #include "profkit/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
@@ -24,22 +26,28 @@ ProgramCode::ProgramCode(const ObjectFile &Obj) : Obj(Obj) {}
 ProgramCode::~ProgramCode() = default;
 
 Expected<std::unique_ptr<ProgramCode>>
-ProgramCode::create(const ObjectFile &Obj) {
+ProgramCode::create(const ObjectFile &Obj, ArrayRef<uint64_t> Addresses) {
   std::unique_ptr<ProgramCode> Code(new ProgramCode(Obj));
-  if (Error E = Code->readFunctions())
+  if (Error E = Code->readFunctions(Addresses))
     return std::move(E);
   if (Error E = Code->setUpDisassembler())
     return std::move(E);
   return std::move(Code);
 }
 
-Error ProgramCode::readFunctions() {
+Error ProgramCode::readFunctions(ArrayRef<uint64_t> Addresses) {
   Dwarf = DWARFContext::create(
       Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
       WithColor::defaultErrorHandler, WithColor::defaultWarningHandler);
-  for (const auto &CU : Dwarf->compile_units()) {
+  // Only the units holding code at Addresses: parsing every unit's DIEs
+  // costs a large program's memory for code that never ran.
+  SetVector<DWARFCompileUnit *> Units;
+  for (uint64_t Addr : Addresses)
+    if (DWARFCompileUnit *CU = Dwarf->getCompileUnitForCodeAddress(Addr))
+      Units.insert(CU);
+  for (DWARFCompileUnit *CU : Units) {
     for (const DWARFDebugInfoEntry &Entry : CU->dies()) {
-      DWARFDie Die(CU.get(), &Entry);
+      DWARFDie Die(CU, &Entry);
       if (!Die.isSubprogramDIE())
         continue;
       const char *Name = Die.getName(DINameKind::LinkageName);
@@ -77,10 +85,27 @@ Error ProgramCode::readFunctions() {
         Obj.getFileName() +
             ": no DWARF debug info for its functions; build with "
             "-gline-tables-only -fdebug-info-for-profiling, or -g");
+  // A function emitted by several units (an inline function of a header)
+  // has its code once: each range counts once, as in llvm-profgen.
+  for (Function &F : Functions) {
+    sort(F.Ranges);
+    F.Ranges.erase(std::unique(F.Ranges.begin(), F.Ranges.end()),
+                   F.Ranges.end());
+  }
   sort(Ranges, [](const Range &A, const Range &B) {
     return std::tie(A.Start, A.End) < std::tie(B.Start, B.End);
   });
+  Ranges.erase(std::unique(Ranges.begin(), Ranges.end(),
+                           [](const Range &A, const Range &B) {
+                             return A.Start == B.Start;
+                           }),
+               Ranges.end());
   sort(EntryIndex);
+  EntryIndex.erase(std::unique(EntryIndex.begin(), EntryIndex.end(),
+                               [](const auto &A, const auto &B) {
+                                 return A.first == B.first;
+                               }),
+                   EntryIndex.end());
   for (const auto &[Addr, Func] : EntryIndex)
     Functions[Func].Entries.push_back(Addr);
   return Error::success();

@@ -63,8 +63,9 @@ public:
     Out.getOrAddEvent("samples");
     Out.addPart({PositionKind::LineOffset, PositionKind::Discriminator});
   }
-  Error run(const ProgramCounts &Counts, StringRef Binary,
-            const Executable &Exe);
+  /// Executed: the addresses of Counts.Instructions, sorted.
+  Error run(const ProgramCounts &Counts, ArrayRef<uint64_t> Executed,
+            StringRef Binary, const Executable &Exe);
   Profile Out;
 
 private:
@@ -144,14 +145,9 @@ std::optional<Builder::Location> Builder::locate(uint64_t Addr, uint64_t Total,
   return L;
 }
 
-Error Builder::run(const ProgramCounts &Counts, StringRef Binary,
-                   const Executable &Exe) {
+Error Builder::run(const ProgramCounts &Counts, ArrayRef<uint64_t> Executed,
+                   StringRef Binary, const Executable &Exe) {
   // The functions that ran, each once, in address order (deterministic).
-  std::vector<uint64_t> Executed;
-  Executed.reserve(Counts.Instructions.size());
-  for (const auto &[Addr, Count] : Counts.Instructions)
-    Executed.push_back(Addr);
-  sort(Executed);
   SmallVector<const ProgramCode::Function *, 0> Ran;
   DenseSet<const ProgramCode::Function *> Seen;
   uint64_t NotCode = 0, NoDebugInfo = 0;
@@ -166,12 +162,13 @@ Error Builder::run(const ProgramCounts &Counts, StringRef Binary,
     }
   }
 
-  uint64_t Matched = 0;
+  DenseSet<uint64_t> Matched; // Addresses that ran and are instructions.
   for (const ProgramCode::Function *F : Ran) {
     Error E = Code.forEachInstruction(*F, [&](uint64_t Addr, uint64_t Size) {
       auto It = Counts.Instructions.find(Addr);
       uint64_t Count = It == Counts.Instructions.end() ? 0 : It->second;
-      Matched += It != Counts.Instructions.end();
+      if (It != Counts.Instructions.end())
+        Matched.insert(Addr);
       // Totals count bytes, as llvm-profgen's do (a workaround of its for
       // the compiler's hotness thresholds).
       uint64_t Bytes = Count;
@@ -191,7 +188,7 @@ Error Builder::run(const ProgramCounts &Counts, StringRef Binary,
   // Counts at addresses that are no instruction of the program's code: a
   // profile of another build.
   uint64_t InFunctions = Executed.size() - NotCode - NoDebugInfo;
-  uint64_t Mismatched = NotCode + (InFunctions - Matched);
+  uint64_t Mismatched = NotCode + (InFunctions - Matched.size());
   if (Mismatched * 10 > Executed.size())
     return makeError(ErrorCode::Mismatch,
                      Binary +
@@ -345,8 +342,13 @@ Expected<PreservedAnalyses> SampleProfilePass::run(Profile &P,
   if (!Counts)
     return Counts.takeError();
 
+  std::vector<uint64_t> Executed;
+  Executed.reserve(Counts->Instructions.size());
+  for (const auto &[Addr, Count] : Counts->Instructions)
+    Executed.push_back(Addr);
+  sort(Executed);
   Expected<std::unique_ptr<ProgramCode>> Code =
-      ProgramCode::create((*Exe)->object());
+      ProgramCode::create((*Exe)->object(), Executed);
   if (!Code)
     return Code.takeError();
   if (!(*Code)->hasStartLines())
@@ -357,7 +359,7 @@ Expected<PreservedAnalyses> SampleProfilePass::run(Profile &P,
                                "-fdebug-info-for-profiling, or -g");
 
   Builder B(**Code, *Ctx);
-  if (Error E = B.run(*Counts, Program, **Exe))
+  if (Error E = B.run(*Counts, Executed, Program, **Exe))
     return std::move(E);
   if (Counts->Saturated)
     Ctx->Warn("sample-profile: a count overflows 64 bits; saturated");

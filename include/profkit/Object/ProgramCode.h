@@ -3,15 +3,17 @@
 // What building an LLVM sample profile from instruction counts needs of the
 // program, read the way llvm-profgen reads it: the functions DWARF describes
 // (DW_TAG_subprogram with addresses, named by linkage name; functions of one
-// name share their ranges), each instruction of their code (disassembled, so
-// that code that never ran still gets its zero counts), and the inline frames
-// of an instruction with start lines and discriminators.
+// name share their ranges; only the units of code that ran are read), each
+// instruction of their code (disassembled, so that code that never ran still
+// gets its zero counts), and the inline frames of an instruction with start
+// lines and discriminators.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PROFKIT_OBJECT_PROGRAMCODE_H
 #define PROFKIT_OBJECT_PROGRAMCODE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -46,18 +48,20 @@ public:
   };
 
   /// Reads the DWARF functions of Obj (an ELF file, which must outlive the
-  /// result) and sets up its disassembler. Fails if Obj has no DWARF
-  /// functions or no disassembler for its architecture.
+  /// result) in the units that hold code at Addresses, and sets up its
+  /// disassembler. Fails if those units have no DWARF functions, or if there
+  /// is no disassembler for Obj's architecture.
   static llvm::Expected<std::unique_ptr<ProgramCode>>
-  create(const llvm::object::ObjectFile &Obj);
+  create(const llvm::object::ObjectFile &Obj,
+         llvm::ArrayRef<uint64_t> Addresses);
   ~ProgramCode();
 
   /// The function whose code holds Addr, or nullptr.
   const Function *functionAt(uint64_t Addr) const;
   /// The function whose entry is Addr, or nullptr.
   const Function *functionEnteredAt(uint64_t Addr) const;
-  /// Do the subprograms say where functions start (DW_AT_decl_line)? Without
-  /// it, line offsets cannot be computed.
+  /// Do the subprograms read say where functions start (DW_AT_decl_line)?
+  /// Without it, line offsets cannot be computed.
   bool hasStartLines() const { return HasStartLines; }
 
   /// Calls Each with the address and size of every instruction of F's code.
@@ -70,7 +74,7 @@ public:
 
 private:
   ProgramCode(const llvm::object::ObjectFile &Obj);
-  llvm::Error readFunctions();
+  llvm::Error readFunctions(llvm::ArrayRef<uint64_t> Addresses);
   llvm::Error setUpDisassembler();
 
   const llvm::object::ObjectFile &Obj;
