@@ -29,7 +29,7 @@ if [ ! -x "$prog" ]; then
   cmake -G Ninja -S "$root" -B "$out/build" \
     -DLLVM_DIR=/usr/lib/llvm-19/lib/cmake/llvm \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-    "-DCMAKE_CXX_FLAGS=-gline-tables-only -fdebug-info-for-profiling -gdwarf-4" >&2
+    "-DCMAKE_CXX_FLAGS=-gdwarf-4 -gline-tables-only -fdebug-info-for-profiling" >&2
   ninja -C "$out/build" profkit-opt >&2
 fi
 

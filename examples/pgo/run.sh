@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Deterministic PGO from a callgrind run, end to end (docs/SampleProfiles.md):
 #
-#   1. build examples/pgo/lz.c with -O2 -gline-tables-only
+#   1. build examples/pgo/lz.c with -O2 -gdwarf-4 -gline-tables-only
 #      -fdebug-info-for-profiling (the baseline),
 #   2. run the training workload under callgrind --dump-instr=yes,
 #   3. convert the run to an LLVM sample profile with profkit-opt,
@@ -34,7 +34,7 @@ unsymbolize=$root/scripts/callgrind-to-unsymbolized.py
 train=(1 1024)
 eval=(2 2048)
 timed=(2 2048 10)
-flags=(-O2 -gline-tables-only -fdebug-info-for-profiling)
+flags=(-O2 -gdwarf-4 -gline-tables-only -fdebug-info-for-profiling)
 
 die() {
   echo "run.sh: error: $*" >&2
