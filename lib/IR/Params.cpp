@@ -1,6 +1,7 @@
 //===- Params.cpp - Parameters of a pass or a writer ----------------------===//
 
 #include "profkit/IR/Params.h"
+#include "profkit/IR/PassParams.h"
 #include "profkit/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -211,4 +212,10 @@ void profkit::printParamsHelp(raw_ostream &OS, StringRef Name,
          << (Q.Default.empty() ? "" : " (default: " + Q.Default + ")");
     OS << "\n          " << Q.Description << '\n';
   }
+}
+
+std::string PassContext::binaryFor(PassParams &Params) const {
+  if (!Params.has("binary") && !Binary.empty())
+    Params.setValue("binary", Binary);
+  return Params.get("binary").str();
 }

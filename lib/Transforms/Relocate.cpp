@@ -487,11 +487,7 @@ Expected<RelocatePass> RelocatePass::create(const PassParams &Params,
   RelocatePass R;
   R.Params = Params;
   R.Ctx = &Ctx;
-  // Without binary=, the program of -binary; spelled out, so that
-  // -print-pipeline-passes reproduces the run.
-  if (!R.Params.has("binary") && !Ctx.Binary.empty())
-    R.Params.setValue("binary", Ctx.Binary);
-  R.Binary = R.Params.get("binary").str();
+  R.Binary = Ctx.binaryFor(R.Params);
   if (R.Binary.empty())
     return createStringError(make_error_code(ErrorCode::InvalidArgument),
                              "pass 'relocate' needs the program: "

@@ -39,10 +39,7 @@ Expected<SampleProfilePass> SampleProfilePass::create(const PassParams &Params,
   SampleProfilePass S;
   S.Params = Params;
   S.Ctx = &Ctx;
-  // Spelled out, so that -print-pipeline-passes reproduces the run.
-  if (!S.Params.has("binary") && !Ctx.Binary.empty())
-    S.Params.setValue("binary", Ctx.Binary);
-  S.Binary = S.Params.get("binary").str();
+  S.Binary = Ctx.binaryFor(S.Params);
   S.Event = S.Params.get("event").str();
   return S;
 }

@@ -28,8 +28,12 @@ struct PassContext {
   std::function<llvm::Expected<std::unique_ptr<Profile>>()> NextInput = [] {
     return std::unique_ptr<Profile>();
   };
-  /// The program given as -binary: relocate's default binary=.
+  /// The program given as -binary: the default binary= of the passes that
+  /// read the program (relocate, sample-profile).
   std::string Binary;
+  /// The program of a pass: its binary=, else -binary, which is then spelled
+  /// out in Params so that -print-pipeline-passes reproduces the run.
+  std::string binaryFor(PassParams &Params) const;
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
   std::function<void(const llvm::Twine &)> Note = [](const llvm::Twine &) {};
 };
