@@ -69,10 +69,19 @@ bool profkit::detectCallgrind(StringRef Head) {
         Line.starts_with("==== NEW PROFILING FILE"))
       continue;
     StringRef Key, Value;
-    if (splitHeader(Line, Key, Value))
+    if (splitHeader(Line, Key, Value)) {
+      // A text LLVM sample profile starts NAME:TOTAL:HEAD, and its function
+      // may be named like a header key (`version:120:3`).
+      auto [Total, HeadSamples] = Value.split(':');
+      auto Number = [](StringRef S) {
+        return !S.empty() && all_of(S, [](char C) { return isDigit(C); });
+      };
+      if (Number(Total) && Number(HeadSamples))
+        return false;
       return is_contained({"version", "creator", "cmd", "pid", "thread", "part",
                            "desc", "positions", "events", "event", "summary"},
                           Key);
+    }
     return Line.starts_with("fl=") || Line.starts_with("fn=") ||
            Line.starts_with("ob=");
   }

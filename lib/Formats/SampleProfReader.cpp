@@ -44,8 +44,13 @@ struct Diagnostics {
     if (DI.getSeverity() != DS_Error || D.First)
       return;
     if (const auto *S = dyn_cast<DiagnosticInfoSampleProfile>(&DI)) {
-      D.First = createFileError(D.File, S->getLineNum(), ErrorCode::Malformed,
-                                S->getMsg());
+      // The binary readers give no line.
+      D.First =
+          S->getLineNum()
+              ? createFileError(D.File, S->getLineNum(), ErrorCode::Malformed,
+                                S->getMsg())
+              : makeError(ErrorCode::Malformed,
+                          D.File + ": bad sample profile: " + S->getMsg());
       return;
     }
     std::string Msg;
@@ -53,6 +58,23 @@ struct Diagnostics {
     DiagnosticPrinterRawOStream Printer(OS);
     DI.print(Printer);
     D.First = makeError(ErrorCode::Malformed, D.File + ": " + Msg);
+  }
+};
+
+/// LLVM's extbinary reader reads each section where the section table says
+/// it is, without checking that it lies inside the file: it would read past
+/// the end of a truncated one. This one checks the table first.
+class CheckedExtBinaryReader : public SampleProfileReaderExtBinary {
+public:
+  using SampleProfileReaderExtBinary::SampleProfileReaderExtBinary;
+  std::error_code readHeader() override {
+    if (std::error_code EC = SampleProfileReaderExtBinary::readHeader())
+      return EC;
+    uint64_t Size = Buffer->getBufferSize();
+    for (const SecHdrTableEntry &E : SecHdrTable)
+      if (E.Offset > Size || E.Size > Size - E.Offset)
+        return sampleprof_error::truncated;
+    return sampleprof_error::success;
   }
 };
 
@@ -113,16 +135,29 @@ profkit::readSampleProf(InputStream &In, const ReadOptions &Opts) {
   LLVMContext Context;
   Diagnostics Diags{In.name()};
   Context.setDiagnosticHandlerCallBack(Diagnostics::handle, &Diags);
-  IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
+  // Discriminators as they are (llvm-profdata show's default too), whatever
+  // pass of flow-sensitive discriminators they come from.
+  constexpr FSDiscriminatorPass AllBits = FSDiscriminatorPass::PassLast;
   ErrorOr<std::unique_ptr<SampleProfileReader>> Reader =
-      SampleProfileReader::create(*Buf, Context, *FS);
-  if (!Reader)
-    return makeError(
-        ErrorCode::Malformed,
-        In.name() + ": not a sample profile: " + Reader.getError().message());
-  std::error_code EC = (*Reader)->read();
+      sampleprof_error::unrecognized_format;
+  if (SampleProfileReaderExtBinary::hasFormat(**Buf)) {
+    auto Ext =
+        std::make_unique<CheckedExtBinaryReader>(std::move(*Buf), Context);
+    Ext->setDiscriminatorMaskedBitFrom(AllBits);
+    if (std::error_code EC = Ext->readHeader())
+      Reader = EC;
+    else
+      Reader = std::move(Ext);
+  } else {
+    IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
+    Reader = SampleProfileReader::create(*Buf, Context, *FS, AllBits);
+  }
+  std::error_code EC = Reader ? (*Reader)->read() : Reader.getError();
   if (Diags.First)
     return std::move(Diags.First);
+  if (EC == sampleprof_error::unrecognized_format)
+    return makeError(ErrorCode::Malformed,
+                     In.name() + ": not a sample profile: " + EC.message());
   if (EC)
     return makeError(ErrorCode::Malformed,
                      In.name() + ": bad sample profile: " + EC.message());
