@@ -6,11 +6,14 @@
 // of folded parts is combined as `gprof -s` combines runs. Inputs after the
 // first are read one at a time, so memory holds the merged profile and one
 // input; the first is taken over without a copy when nothing in it changes.
+// weights=W1,W2,... multiplies every count of the Nth input by WN first (as
+// llvm-profdata merge --weighted-input does), saturating with a warning.
 //
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Transforms/Merge.h"
 #include "profkit/Support/Error.h"
+#include "profkit/Support/Saturating.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
@@ -25,6 +28,15 @@ Expected<MergePass> MergePass::create(const PassParams &Params,
   M.Ctx = &Ctx;
   M.FoldParts = Params.getFlag("fold-parts");
   M.Basename = Params.getFlag("basename");
+  for (StringRef W : Params.getList("weights")) {
+    uint64_t N;
+    if (W.getAsInteger(10, N) || N == 0)
+      return Params.invalid("weights", "'" + W +
+                                           "' is not a weight (a positive "
+                                           "integer; give one per input, "
+                                           "separated by commas)");
+    M.Weights.push_back(N);
+  }
   Expected<std::optional<Regex>> R = Params.getRegex("strip-path");
   if (!R)
     return R.takeError();
@@ -38,13 +50,16 @@ class Merger {
 public:
   Merger(bool FoldParts, const Regex *StripPath, bool Basename)
       : FoldParts(FoldParts), StripPath(StripPath), Basename(Basename) {}
-  /// Adds Src; fails on data that cannot merge or a sum that overflows.
-  llvm::Error add(const Profile &Src);
+  /// Adds Src, every count multiplied by Weight; fails on data that cannot
+  /// merge or a sum that overflows.
+  llvm::Error add(const Profile &Src, uint64_t Weight = 1);
   /// Takes the first input as the start of the merged profile when add()
   /// would copy it unchanged, saving a copy of it; false if it would not.
   bool adopt(Profile &Src);
   [[nodiscard]] bool finish();
   Profile Out;
+  /// A count multiplied by its input's weight saturated at 2^64-1.
+  bool WeightSaturated = false;
 
 private:
   std::string normalize(StringRef Path) const {
@@ -65,8 +80,27 @@ private:
 };
 } // namespace
 
-Error Merger::add(const Profile &Src) {
+/// Multiplies the counts of address-level data by W; false on saturation.
+static bool scaleAddresses(AddressData &A, uint64_t W) {
+  bool Ok = true;
+  for (Histogram &H : A.Histograms)
+    for (uint64_t &Bin : H.Bins)
+      Ok &= scaleCost(Bin, W);
+  for (AddressArc &Arc : A.Arcs)
+    Ok &= scaleCost(Arc.Count, W);
+  for (BlockCount &B : A.Blocks)
+    Ok &= scaleCost(B.Count, W);
+  return Ok;
+}
+
+Error Merger::add(const Profile &Src, uint64_t Weight) {
   RowMap M;
+  M.Weight = Weight;
+  M.WeightSaturated = &WeightSaturated;
+  auto Weigh = [&](std::vector<uint64_t> &V) {
+    for (uint64_t &X : V)
+      WeightSaturated |= !scaleCost(X, Weight);
+  };
   // Strings: files normalised; names as they are.
   bool Normalize = StripPath || Basename;
   std::vector<StrId> Plain(Src.Strings.size());
@@ -107,12 +141,15 @@ Error Merger::add(const Profile &Src) {
   bool Ok = true;
   for (const auto &Pt : Src.parts()) {
     std::optional<std::vector<uint64_t>> Summary;
-    if (Pt->Summary)
+    if (Pt->Summary) {
       Summary = mapCostVector(M, *Pt->Summary);
+      Weigh(*Summary);
+    }
     AllHaveSummary &= Pt->Summary.has_value();
     if (!FoldParts) {
       Part &To = Out.addPart(Pt->positions());
       To = copyPartShell(*Pt, Pt->positions());
+      WeightSaturated |= !scaleAddresses(To.Addresses, Weight);
       To.Summary = Summary;
       To.Totals.reset();
       M.Positions.clear();
@@ -122,13 +159,21 @@ Error Merger::add(const Profile &Src) {
     if (!Folded) {
       Folded = &Out.addPart(Pt->positions());
       *Folded = copyPartShell(*Pt, Pt->positions());
+      WeightSaturated |= !scaleAddresses(Folded->Addresses, Weight);
       Folded->Totals.reset();
       Folded->Summary = Summary;
     } else {
       // As gprof -s: histograms of the same range summed bin by bin
       // (gprof's rules and messages), arcs with the same ends and blocks at
       // the same address summed.
-      for (const Histogram &H : Pt->Addresses.Histograms) {
+      AddressData Weighed;
+      const AddressData *From = &Pt->Addresses;
+      if (Weight != 1) {
+        Weighed = Pt->Addresses;
+        WeightSaturated |= !scaleAddresses(Weighed, Weight);
+        From = &Weighed;
+      }
+      for (const Histogram &H : From->Histograms) {
         bool Saturated = false;
         if (Error E =
                 addHistogram(Folded->Addresses.Histograms, H, Saturated)) {
@@ -139,8 +184,8 @@ Error Merger::add(const Profile &Src) {
         }
         Ok &= !Saturated;
       }
-      Ok &= addArcs(Folded->Addresses.Arcs, Pt->Addresses.Arcs);
-      Ok &= addBlocks(Folded->Addresses.Blocks, Pt->Addresses.Blocks);
+      Ok &= addArcs(Folded->Addresses.Arcs, From->Arcs);
+      Ok &= addBlocks(Folded->Addresses.Blocks, From->Blocks);
       if (!Folded->Addresses.AddressSize)
         std::tie(Folded->Addresses.AddressSize, Folded->Addresses.BigEndian) =
             std::tie(Pt->Addresses.AddressSize, Pt->Addresses.BigEndian);
@@ -201,8 +246,10 @@ bool Merger::finish() {
 Expected<PreservedAnalyses> MergePass::run(Profile &P,
                                            ProfileAnalysisManager &) {
   Merger M(FoldParts, StripPath.get(), Basename);
-  if (!M.adopt(P)) {
-    if (Error E = M.add(P))
+  size_t Input = 0;
+  auto WeightOf = [&](size_t I) { return I < Weights.size() ? Weights[I] : 1; };
+  if (WeightOf(Input) != 1 || !M.adopt(P)) {
+    if (Error E = M.add(P, WeightOf(Input)))
       return std::move(E);
     // The first input is no longer needed: free it before reading the next.
     P = Profile();
@@ -214,9 +261,16 @@ Expected<PreservedAnalyses> MergePass::run(Profile &P,
       return Q.takeError();
     if (!*Q)
       break;
-    if (Error E = M.add(**Q))
+    if (Error E = M.add(**Q, WeightOf(++Input)))
       return std::move(E);
   }
+  if (Weights.size() > Input + 1)
+    return makeError(ErrorCode::InvalidArgument,
+                     "merge: " + Twine(Weights.size()) + " weights given for " +
+                         Twine(Input + 1) + " input" + (Input ? "s" : ""));
+  if (M.WeightSaturated)
+    Ctx->Warn("merge: a count times its input's weight overflows 64 bits; "
+              "saturated at 2^64-1");
   if (!M.finish())
     return overflowError(name());
   P = std::move(M.Out);

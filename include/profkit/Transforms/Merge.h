@@ -8,6 +8,7 @@
 #define PROFKIT_TRANSFORMS_MERGE_H
 
 #include "profkit/IR/PassParams.h"
+#include <vector>
 
 namespace profkit {
 
@@ -20,6 +21,8 @@ struct MergePass : ParamPassMixin<MergePass> {
 private:
   std::shared_ptr<llvm::Regex> StripPath;
   bool FoldParts = true, Basename = false;
+  /// The weight of each input, in order; inputs past the list weigh 1.
+  std::vector<uint64_t> Weights;
   PassContext *Ctx = nullptr;
 };
 

@@ -2,6 +2,7 @@
 
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "profkit/Support/Error.h"
+#include "profkit/Support/Saturating.h"
 #include "llvm/Support/Error.h"
 
 using namespace profkit;
@@ -103,6 +104,17 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
 
   SiteMapper Sites(Src, Dst, M);
   bool Ok = true;
+  bool Saturated = false;
+  auto Weigh = [&](MutableArrayRef<uint64_t> V) {
+    if (M.Weight != 1)
+      for (uint64_t &X : V)
+        Saturated |= !scaleCost(X, M.Weight);
+  };
+  auto WeighValues = [&](FunctionValues V) {
+    if (M.Weight != 1)
+      Saturated |= !V.scale(M.Weight);
+    return V;
+  };
   SelfKey SK(DL);
   CallKey CK(DL);
   JumpKey JK(DL);
@@ -115,13 +127,13 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
     FunctionValues FnValues = FD.Values;
     if (!KeepFirstLine)
       FnValues.erase(FunctionValueKind::FirstLine);
-    Ok &= To2.Values.merge(FnValues);
+    Ok &= To2.Values.merge(WeighValues(FnValues));
     // An inlinee's values count in its parents' already: a folded site's
     // are dropped.
     if (!M.UseFunctionFile)
       for (const auto &[Site, SiteValues] : FD.InlineValues)
         if (!Sites.folded(Site))
-          Ok &= To2.valuesAt(Sites.map(Site)).merge(SiteValues);
+          Ok &= To2.valuesAt(Sites.map(Site)).merge(WeighValues(SiteValues));
     // Without positions (UseFunctionFile) every position stays 0.
     auto Head = [&](RowKeyBuilder &K, const Row &R) {
       Values.clear();
@@ -136,6 +148,7 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
     for (const Row &R : FD.Self) {
       Head(SK, R);
       MapCosts(R.Values);
+      Weigh(Values);
       Ok &= To2.Self.add(SK.key(), Values);
     }
     for (const Row &R : FD.Calls) {
@@ -148,6 +161,7 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
         MapPositions(SL.callTarget(R), CK.target());
       Values.push_back(R.value(0));
       MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
+      Weigh(Values);
       Ok &= To2.Calls.add(CK.key(), Values);
     }
     for (const Row &R : FD.Jumps) {
@@ -164,9 +178,12 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
         MapPositions(SL.jumpTarget(R), JK.target());
       }
       Values.append(R.Values.begin(), R.Values.end());
+      Weigh(Values);
       Ok &= To2.Jumps.add(JK.key(), Values);
     }
   }
+  if (Saturated && M.WeightSaturated)
+    *M.WeightSaturated = true;
   return Ok && CostsOk;
 }
 

@@ -41,6 +41,11 @@ struct RowMap {
   llvm::SmallVector<int, 3> Positions;
   /// Every row is put in the file of its (destination) function.
   bool UseFunctionFile = false;
+  /// Multiplies every value of every row (costs, call counts, jump counts)
+  /// and the functions' additive values (a weighted merge).
+  uint64_t Weight = 1;
+  /// Set when a value multiplied by Weight saturated at 2^64-1.
+  bool *WeightSaturated = nullptr;
 };
 
 /// Adds every row of From (a part of Src) to To (a part of Dst). Returns
