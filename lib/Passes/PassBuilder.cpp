@@ -8,6 +8,7 @@
 #include "profkit/Transforms/Demangle.h"
 #include "profkit/Transforms/EvalEvents.h"
 #include "profkit/Transforms/Filter.h"
+#include "profkit/Transforms/FlattenSamples.h"
 #include "profkit/Transforms/FoldContexts.h"
 #include "profkit/Transforms/Inclusive.h"
 #include "profkit/Transforms/Merge.h"

@@ -15,7 +15,9 @@
 #include "profkit/Passes/PassPlugin.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/OutputFile.h"
+#include "profkit/Transforms/FlattenSamples.h"
 #include "profkit/Transforms/Relocate.h"
+#include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
@@ -288,6 +290,11 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
   if (PrintIR) {
     printIR(**P, (*Out)->os());
   } else {
+    // Only sampleprof holds line offsets, discriminators and inline sites;
+    // other writers get a sample profile placed by line, so that a viewer
+    // shows an AutoFDO profile.
+    if (Writer->Format->Name != "sampleprof" && !flattenSamples(**P, note))
+      return overflowError("flatten-samples");
     WriteContext Ctx;
     Ctx.Binary = Binary;
     Ctx.Warn = warn;
