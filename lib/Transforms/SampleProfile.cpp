@@ -276,32 +276,29 @@ static std::optional<std::string> mainObject(const Profile &P) {
   return std::nullopt;
 }
 
-static Expected<ProgramCounts>
-gatherCounts(const Profile &P, const DenseSet<StrId> &Objects, unsigned Event) {
+/// The counts of the code of Objects; every part of P has instruction
+/// positions.
+static ProgramCounts gatherCounts(const Profile &P,
+                                  const DenseSet<StrId> &Objects,
+                                  unsigned Event) {
   ProgramCounts C;
   for (const auto &Pt : P.parts()) {
-    std::optional<unsigned> Instr = Pt->positionIndex(PositionKind::Instr);
-    if (!Instr)
-      return makeError(ErrorCode::InvalidArgument,
-                       P.SourceName +
-                           ": the profile has no instruction addresses; "
-                           "record it with valgrind --tool=callgrind "
-                           "--dump-instr=yes");
+    unsigned Instr = *Pt->positionIndex(PositionKind::Instr);
     RowLayout L = Pt->layout();
     for (const FunctionData &FD : Pt->functions()) {
       bool Inside = Objects.contains(P.function(FD.Id).Object);
       if (Inside)
         for (const Row &R : FD.Self)
           C.Saturated |=
-              !addCost(C.Instructions[L.position(R)[*Instr]], R.value(Event));
+              !addCost(C.Instructions[L.position(R)[Instr]], R.value(Event));
       for (const Row &R : FD.Calls) {
         if (!Objects.contains(P.function(L.callee(R)).Object))
           continue;
-        uint64_t To = L.callTarget(R)[*Instr];
+        uint64_t To = L.callTarget(R)[Instr];
         C.Saturated |= !addCost(C.Entries[To], R.value(0));
         if (Inside)
           C.Saturated |=
-              !addCost(C.Calls[{L.position(R)[*Instr], To}], R.value(0));
+              !addCost(C.Calls[{L.position(R)[Instr], To}], R.value(0));
       }
     }
   }
@@ -312,6 +309,14 @@ Expected<PreservedAnalyses> SampleProfilePass::run(Profile &P,
                                                    ProfileAnalysisManager &) {
   if (isSampleProfileShaped(P))
     return PreservedAnalyses::all();
+  if (any_of(P.parts(), [](const auto &Pt) {
+        return !Pt->positionIndex(PositionKind::Instr);
+      }))
+    return makeError(ErrorCode::InvalidArgument,
+                     P.SourceName +
+                         ": the profile has no instruction addresses; "
+                         "record it with valgrind --tool=callgrind "
+                         "--dump-instr=yes");
   std::string Program = Binary;
   if (Program.empty()) {
     std::optional<std::string> Main = mainObject(P);
@@ -335,13 +340,11 @@ Expected<PreservedAnalyses> SampleProfilePass::run(Profile &P,
     return makeError(ErrorCode::Mismatch, "sample-profile: " + P.SourceName +
                                               " has no code of " + Program +
                                               " (no ob= names it)");
-  Expected<ProgramCounts> Counts = gatherCounts(P, Objects, *Column);
-  if (!Counts)
-    return Counts.takeError();
+  ProgramCounts Counts = gatherCounts(P, Objects, *Column);
 
   std::vector<uint64_t> Executed;
-  Executed.reserve(Counts->Instructions.size());
-  for (const auto &[Addr, Count] : Counts->Instructions)
+  Executed.reserve(Counts.Instructions.size());
+  for (const auto &[Addr, Count] : Counts.Instructions)
     Executed.push_back(Addr);
   sort(Executed);
   Expected<std::unique_ptr<ProgramCode>> Code =
@@ -356,9 +359,9 @@ Expected<PreservedAnalyses> SampleProfilePass::run(Profile &P,
                                "-fdebug-info-for-profiling, or -g");
 
   Builder B(**Code, *Ctx);
-  if (Error E = B.run(*Counts, Executed, Program, **Exe))
+  if (Error E = B.run(Counts, Executed, Program, **Exe))
     return std::move(E);
-  if (Counts->Saturated)
+  if (Counts.Saturated)
     Ctx->Warn("sample-profile: a count overflows 64 bits; saturated");
   B.Out.SourceName = P.SourceName;
   P = std::move(B.Out);
