@@ -4,7 +4,9 @@
 Usage: make-corpus.py OUTDIR [PROFKIT_OPT]
 
 Writes OUTDIR/<target>/ for each target: the callgrind files of the lit tests
-(their `;--- name` sections and examples/), the committed gmon.out fixtures,
+(their `;--- name` sections and examples/), text sample profiles (those
+sections that are, and one below) with their binary and extbinary forms by
+llvm-profdata-19 when it is there, the committed gmon.out fixtures,
 webgrind files packed by test/webgrind/Inputs/mkwebgrind.py (versions 4 to
 7), and, when PROFKIT_OPT is given, webgrind files it writes from the
 callgrind seeds. Nothing is copied into the repository.
@@ -20,7 +22,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = sys.argv[1]
 opt = sys.argv[2] if len(sys.argv) > 2 else None
 targets = ["callgrind-reader", "webgrind-reader", "gmon-reader", "roundtrip",
-           "pipeline-parser"]
+           "pipeline-parser", "sampleprof-reader"]
 for t in targets:
     os.makedirs(os.path.join(out, t), exist_ok=True)
 
@@ -99,7 +101,42 @@ if opt:
             if r.returncode == 0 and os.path.exists(tmp):
                 with open(tmp, "rb") as f:
                     add(f.read(), "webgrind-reader", "roundtrip")
-if os.path.exists(tmp):
-    os.remove(tmp)
+# LLVM sample profiles: text, and binary and extbinary by llvm-profdata-19.
+SAMPLE_TEXT = b"""main:600:1
+ 1: 10
+ 2.1: 5 foo:4 bar:1
+ 4: foo:300
+  1: 100
+  3: bar:120
+   65504: 7
+ 5: 0
+foo:200:4
+ 1: 100 bar:3
+"""
+samples = [SAMPLE_TEXT]
+for test in glob.glob(os.path.join(root, "test", "sampleprof", "**", "*"),
+                      recursive=True):
+    if os.path.isfile(test):
+        with open(test, "rb") as f:
+            data = f.read()
+        samples += [d for d in re.split(rb"^;--- .*\n", data, flags=re.M)
+                    if re.match(rb"[^\s:#]+:\d+:\d+\n", d)]
+for data in samples:
+    add(data, "sampleprof-reader")
+    with open(tmp, "wb") as f:
+        f.write(data)
+    for encoding in ("--binary", "--extbinary"):
+        try:
+            r = subprocess.run(["llvm-profdata-19", "merge", "--sample",
+                                encoding, tmp, "-o", tmp + ".prof"],
+                               capture_output=True)
+        except OSError:
+            break
+        if r.returncode == 0:
+            with open(tmp + ".prof", "rb") as f:
+                add(f.read(), "sampleprof-reader")
+for leftover in (tmp, tmp + ".prof"):
+    if os.path.exists(leftover):
+        os.remove(leftover)
 for t in targets:
     print("%s: %d seeds" % (t, len(os.listdir(os.path.join(out, t)))))

@@ -31,12 +31,13 @@ fi
 shift $(( $# < 2 ? $# : 2 ))
 targets=("$@")
 [ ${#targets[@]} -ne 0 ] ||
-  targets=(callgrind-reader webgrind-reader gmon-reader roundtrip pipeline-parser)
+  targets=(callgrind-reader webgrind-reader gmon-reader roundtrip pipeline-parser
+    sampleprof-reader)
 
 ninja -C "$build" -j "$(nproc)" profkit-fuzzers >/dev/null ||
   { echo "fuzz build: FAILED"; exit 1; }
 corpus="$build/fuzz-corpus"
-if [ ! -d "$corpus/pipeline-parser" ]; then
+if [ ! -d "$corpus/sampleprof-reader" ]; then
   python3 fuzz/make-corpus.py "$corpus" build/bin/profkit-opt >/dev/null ||
     python3 fuzz/make-corpus.py "$corpus" >/dev/null ||
     { echo "fuzz corpus: FAILED"; exit 1; }

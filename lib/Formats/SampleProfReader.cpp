@@ -13,12 +13,14 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 
 using namespace profkit;
 using namespace llvm;
@@ -61,21 +63,112 @@ struct Diagnostics {
   }
 };
 
+/// A ULEB128 number at P, before End; advances P. False if it runs past End
+/// or over 64 bits. (llvm::decodeULEB128 of LLVM 19 shifts a zero group by
+/// 64 bits or more, which is undefined.)
+bool readCount(const uint8_t *&P, const uint8_t *End, uint64_t &Value) {
+  Value = 0;
+  for (unsigned Shift = 0; P != End; Shift += 7) {
+    uint64_t Group = *P & 0x7f;
+    if (Shift >= 64 ? Group != 0 : (Group << Shift) >> Shift != Group)
+      return false;
+    if (Shift < 64)
+      Value |= Group << Shift;
+    if (!(*P++ & 0x80))
+      return true;
+  }
+  return false;
+}
+
+/// Does the table count at Start fit in the Size bytes that hold it? Every
+/// entry takes a byte at least. LLVM's binary readers reserve room for the
+/// count before they read the entries: a hostile count would ask for
+/// terabytes.
+bool countFits(const uint8_t *Start, uint64_t Size) {
+  const uint8_t *P = Start, *End = Start + Size;
+  uint64_t Count;
+  return readCount(P, End, Count) && Count <= uint64_t(End - P);
+}
+
+/// The raw binary format: magic, version, a summary whose entries the file
+/// counts, then the name table, each count checked before LLVM reads it.
+class CheckedRawBinaryReader : public SampleProfileReaderRawBinary {
+public:
+  using SampleProfileReaderRawBinary::SampleProfileReaderRawBinary;
+  std::error_code readHeader() override {
+    const auto *P = reinterpret_cast<const uint8_t *>(Buffer->getBufferStart());
+    const uint8_t *End = P + Buffer->getBufferSize();
+    uint64_t Value;
+    // Magic, version, total, maximum block and function counts, blocks,
+    // functions.
+    for (unsigned I = 0; I != 7; ++I)
+      if (!readCount(P, End, Value))
+        return sampleprof_error::truncated;
+    // A count the rest of the file cannot hold: the file ends early.
+    if (!countFits(P, End - P))
+      return sampleprof_error::truncated;
+    uint64_t Entries;
+    readCount(P, End, Entries);
+    for (uint64_t I = 0; I != 3 * Entries; ++I)
+      if (!readCount(P, End, Value))
+        return sampleprof_error::truncated;
+    if (!countFits(P, End - P))
+      return sampleprof_error::truncated;
+    return SampleProfileReaderRawBinary::readHeader();
+  }
+};
+
 /// LLVM's extbinary reader reads each section where the section table says
 /// it is, without checking that it lies inside the file: it would read past
-/// the end of a truncated one. This one checks the table first.
+/// the end of a truncated one. This one checks the table first, the size a
+/// compressed section claims to inflate to, and the counts of the tables.
 class CheckedExtBinaryReader : public SampleProfileReaderExtBinary {
 public:
-  using SampleProfileReaderExtBinary::SampleProfileReaderExtBinary;
+  CheckedExtBinaryReader(std::unique_ptr<MemoryBuffer> B, LLVMContext &C,
+                         uint64_t MaxMemory)
+      : SampleProfileReaderExtBinary(std::move(B), C), MaxMemory(MaxMemory) {}
   std::error_code readHeader() override {
     if (std::error_code EC = SampleProfileReaderExtBinary::readHeader())
       return EC;
     uint64_t Size = Buffer->getBufferSize();
-    for (const SecHdrTableEntry &E : SecHdrTable)
+    const auto *Start =
+        reinterpret_cast<const uint8_t *>(Buffer->getBufferStart());
+    for (const SecHdrTableEntry &E : SecHdrTable) {
+      // The type as the file gave it: a value of no enumerator may not even
+      // be loaded as a SecType.
+      std::underlying_type_t<SecType> Type;
+      std::memcpy(&Type, &E.Type, sizeof(Type));
+      if (!is_contained({SecProfSummary, SecNameTable, SecProfileSymbolList,
+                         SecFuncOffsetTable, SecFuncMetadata, SecCSNameTable,
+                         SecLBRProfile},
+                        Type))
+        return sampleprof_error::malformed;
       if (E.Offset > Size || E.Size > Size - E.Offset)
         return sampleprof_error::truncated;
+      if (!hasSecFlag(E, SecCommonFlags::SecFlagCompress))
+        continue;
+      // zlib inflates 1032 times at most.
+      const uint8_t *P = Start + E.Offset;
+      uint64_t Inflated;
+      if (!readCount(P, P + E.Size, Inflated) || Inflated / 1032 > E.Size ||
+          (MaxMemory && Inflated > MaxMemory))
+        return sampleprof_error::malformed;
+    }
     return sampleprof_error::success;
   }
+
+protected:
+  std::error_code readOneSection(const uint8_t *Start, uint64_t Size,
+                                 const SecHdrTableEntry &Entry) override {
+    bool Table = Entry.Type == SecNameTable || Entry.Type == SecCSNameTable ||
+                 Entry.Type == SecFuncOffsetTable;
+    if (Table && !countFits(Start, Size))
+      return sampleprof_error::malformed;
+    return SampleProfileReaderExtBinary::readOneSection(Start, Size, Entry);
+  }
+
+private:
+  uint64_t MaxMemory;
 };
 
 class Importer {
@@ -88,9 +181,13 @@ public:
   }
   void add(const FunctionSamples &FS, FuncId Top, InlineSiteId Site);
   FuncId function(const FunctionId &Name) {
-    return P.getOrAddFunction(0, 0, P.Strings.intern(Name.str()));
+    std::string Text = Name.str();
+    EmptyName |= Text.empty();
+    return P.getOrAddFunction(0, 0, P.Strings.intern(Text));
   }
   bool Overflow = false;
+  /// A function without a name, which the binary formats cannot write.
+  bool EmptyName = false;
 
 private:
   Profile &P;
@@ -140,15 +237,21 @@ profkit::readSampleProf(InputStream &In, const ReadOptions &Opts) {
   constexpr FSDiscriminatorPass AllBits = FSDiscriminatorPass::PassLast;
   ErrorOr<std::unique_ptr<SampleProfileReader>> Reader =
       sampleprof_error::unrecognized_format;
-  if (SampleProfileReaderExtBinary::hasFormat(**Buf)) {
-    auto Ext =
-        std::make_unique<CheckedExtBinaryReader>(std::move(*Buf), Context);
-    Ext->setDiscriminatorMaskedBitFrom(AllBits);
-    if (std::error_code EC = Ext->readHeader())
+  // The binary readers are LLVM's, with the checks above; the text reader
+  // as LLVM makes it.
+  std::unique_ptr<SampleProfileReader> Binary;
+  if (SampleProfileReaderExtBinary::hasFormat(**Buf))
+    Binary = std::make_unique<CheckedExtBinaryReader>(std::move(*Buf), Context,
+                                                      Opts.MaxMemory);
+  else if (SampleProfileReaderRawBinary::hasFormat(**Buf))
+    Binary = std::make_unique<CheckedRawBinaryReader>(std::move(*Buf), Context);
+  if (Binary) {
+    Binary->setDiscriminatorMaskedBitFrom(AllBits);
+    if (std::error_code EC = Binary->readHeader())
       Reader = EC;
     else
-      Reader = std::move(Ext);
-  } else {
+      Reader = std::move(Binary);
+  } else if (SampleProfileReaderText::hasFormat(**Buf)) {
     IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
     Reader = SampleProfileReader::create(*Buf, Context, *FS, AllBits);
   }
@@ -191,6 +294,10 @@ profkit::readSampleProf(InputStream &In, const ReadOptions &Opts) {
   });
   for (const FunctionSamples *FS : Functions)
     Import.add(*FS, Import.function(FS->getFunction()), 0);
+  if (Import.EmptyName)
+    return makeError(ErrorCode::Malformed,
+                     In.name() + ": bad sample profile: a function without "
+                                 "a name");
   if (!P->parts().front()->finalize() || Import.Overflow)
     Opts.Warn(In.name() + ": a count sum overflows 64 bits; saturated");
   return std::move(P);

@@ -11,6 +11,7 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,16 +22,32 @@ using namespace llvm::sampleprof;
 namespace {
 class SampleMapBuilder {
 public:
-  SampleMapBuilder(const Profile &P) : P(P) {}
+  /// Names must not be empty; ForText: they must be ones the text format
+  /// can hold.
+  SampleMapBuilder(const Profile &P, bool ForText) : P(P), ForText(ForText) {}
   Error build(SampleProfileMap &Map);
 
 private:
-  FunctionId name(FuncId F) const { return FunctionId(P.functionName(F)); }
+  FunctionId name(FuncId F) {
+    StringRef Name = P.functionName(F);
+    if (!BadName && (Name.empty() || (ForText && !isTextName(Name))))
+      BadName = Name;
+    return FunctionId(Name);
+  }
+  /// The text format splits its lines at blanks, nests by indentation,
+  /// skips lines starting with '#', and takes a digit for a count.
+  static bool isTextName(StringRef Name) {
+    return !Name.empty() &&
+           Name.find_first_of(" \t\n\v\f\r") == StringRef::npos &&
+           Name.front() != '#' && !isDigit(Name.front());
+  }
   /// The FunctionSamples of the code at Site in Top.
   FunctionSamples &samplesAt(FunctionSamples &Top, InlineSiteId Site);
   Expected<LineLocation> location(ArrayRef<uint64_t> Position) const;
 
   const Profile &P;
+  bool ForText;
+  std::optional<StringRef> BadName;
 };
 } // namespace
 
@@ -95,6 +112,17 @@ Error SampleMapBuilder::build(SampleProfileMap &Map) {
     for (const auto &[Site, Values] : FD.InlineValues)
       SetValues(samplesAt(Top, Site), Values);
   }
+  if (BadName && BadName->empty())
+    return makeError(ErrorCode::InvalidArgument,
+                     "sampleprof: a function without a name, which sample "
+                     "profiles cannot hold");
+  if (BadName)
+    return makeError(ErrorCode::InvalidArgument,
+                     "sampleprof: the text format cannot hold the function "
+                     "name '" +
+                         *BadName +
+                         "' (blanks, a leading '#' or digit); write binary "
+                         "or extbinary");
   if (Overflow)
     return makeError(ErrorCode::LimitExceeded,
                      "sampleprof: a count sum overflows 64 bits");
@@ -119,7 +147,7 @@ Error profkit::writeSampleProf(const Profile &P, raw_ostream &OS,
                      "sampleprof: the profile is not in sample-profile shape; "
                      "run the sample-profile pass first");
   SampleProfileMap Map;
-  if (Error E = SampleMapBuilder(P).build(Map))
+  if (Error E = SampleMapBuilder(P, *Format == SPF_Text).build(Map))
     return E;
   // The extensible format seeks back to fill in its section table, so the
   // writer gets a buffer; the output may be a pipe.
