@@ -35,11 +35,12 @@ private:
     return FunctionId(Name);
   }
   /// The text format splits its lines at blanks, nests by indentation,
-  /// skips lines starting with '#', and takes a digit for a count.
+  /// skips lines starting with '#', takes a digit for a count, and a call
+  /// target's name up to a colon.
   static bool isTextName(StringRef Name) {
     return !Name.empty() &&
            Name.find_first_of(" \t\n\v\f\r") == StringRef::npos &&
-           Name.front() != '#' && !isDigit(Name.front());
+           Name.front() != '#' && Name.front() != ':' && !isDigit(Name.front());
   }
   /// The FunctionSamples of the code at Site in Top.
   FunctionSamples &samplesAt(FunctionSamples &Top, InlineSiteId Site);
@@ -121,8 +122,8 @@ Error SampleMapBuilder::build(SampleProfileMap &Map) {
                      "sampleprof: the text format cannot hold the function "
                      "name '" +
                          *BadName +
-                         "' (blanks, a leading '#' or digit); write binary "
-                         "or extbinary");
+                         "' (blanks, a leading '#', ':' or digit); write "
+                         "binary or extbinary");
   if (Overflow)
     return makeError(ErrorCode::LimitExceeded,
                      "sampleprof: a count sum overflows 64 bits");
