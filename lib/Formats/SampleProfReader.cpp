@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llvm/ProfileData/SampleProfReader.h"
+#include "SampleProfGlobals.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
@@ -229,6 +230,7 @@ profkit::readSampleProf(InputStream &In, const ReadOptions &Opts) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = In.readAll();
   if (!Buf)
     return Buf.takeError();
+  SavedSampleProfileFlags Flags;
   LLVMContext Context;
   Diagnostics Diags{In.name()};
   Context.setDiagnosticHandlerCallBack(Diagnostics::handle, &Diags);
@@ -285,6 +287,9 @@ profkit::readSampleProf(InputStream &In, const ReadOptions &Opts) {
   auto P = std::make_unique<Profile>();
   P->SourceName = In.name();
   Importer Import(*P);
+  if (FunctionSamples::ProfileIsFS)
+    P->parts().front()->Header.push_back(
+        {FSDiscriminatorsKey, FSDiscriminatorsValue});
   // In name order: the map is a hash map.
   std::vector<const FunctionSamples *> Functions;
   for (const auto &[Context, Samples] : R.getProfiles())

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llvm/ProfileData/SampleProfWriter.h"
+#include "SampleProfGlobals.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
 #include "llvm/ADT/SmallString.h"
@@ -147,6 +148,18 @@ Error profkit::writeSampleProf(const Profile &P, raw_ostream &OS,
     return makeError(ErrorCode::InvalidArgument,
                      "sampleprof: the profile is not in sample-profile shape; "
                      "run the sample-profile pass first");
+  // The flags LLVM's writers read: the defaults, but for flow-sensitive
+  // discriminators, which only extbinary records.
+  SavedSampleProfileFlags Flags;
+  FunctionSamples::ProfileIsProbeBased = FunctionSamples::ProfileIsCS =
+      FunctionSamples::ProfileIsPreInlined = FunctionSamples::UseMD5 = false;
+  FunctionSamples::ProfileIsFS =
+      P.parts().front()->header(FSDiscriminatorsKey) == FSDiscriminatorsValue;
+  if (FunctionSamples::ProfileIsFS && *Format != SPF_Ext_Binary)
+    return makeError(ErrorCode::InvalidArgument,
+                     "sampleprof: the profile has flow-sensitive "
+                     "discriminators, which only the extbinary format "
+                     "records");
   SampleProfileMap Map;
   if (Error E = SampleMapBuilder(P, *Format == SPF_Text).build(Map))
     return E;
