@@ -183,12 +183,17 @@ public:
   void add(const FunctionSamples &FS, FuncId Top, InlineSiteId Site);
   FuncId function(const FunctionId &Name) {
     std::string Text = Name.str();
-    EmptyName |= Text.empty();
+    BadName |= Text.empty() || Text.find('\0') != std::string::npos;
     return P.getOrAddFunction(0, 0, P.Strings.intern(Text));
   }
   bool Overflow = false;
-  /// A function without a name, which the binary formats cannot write.
-  bool EmptyName = false;
+  /// A function without a name, or one with a NUL byte, which the binary
+  /// formats cannot write (their name tables end names with NULs).
+  bool BadName = false;
+  /// A line offset over 16 bits, which the binary formats cannot hold (the
+  /// text reader takes it).
+  bool BadOffset = false;
+  static constexpr uint32_t MaxLineOffset = 0xffff;
 
 private:
   Profile &P;
@@ -204,6 +209,7 @@ void Importer::add(const FunctionSamples &FS, FuncId Top, InlineSiteId Site) {
   if (!Site)
     FD.Values.set(FunctionValueKind::HeadSamples, FS.getHeadSamples());
   for (const auto &[Loc, Record] : FS.getBodySamples()) {
+    BadOffset |= Loc.LineOffset > MaxLineOffset;
     SelfKey K(L);
     K.position()[0] = Loc.LineOffset;
     K.position()[1] = Loc.Discriminator;
@@ -220,6 +226,7 @@ void Importer::add(const FunctionSamples &FS, FuncId Top, InlineSiteId Site) {
   }
   for (const auto &[Loc, Callees] : FS.getCallsiteSamples())
     for (const auto &[Name, Inlinee] : Callees) {
+      BadOffset |= Loc.LineOffset > MaxLineOffset;
       InlineSite S{Site, Loc.LineOffset, Loc.Discriminator, function(Name)};
       add(Inlinee, Top, P.getOrAddInlineSite(S));
     }
@@ -299,10 +306,14 @@ profkit::readSampleProf(InputStream &In, const ReadOptions &Opts) {
   });
   for (const FunctionSamples *FS : Functions)
     Import.add(*FS, Import.function(FS->getFunction()), 0);
-  if (Import.EmptyName)
+  if (Import.BadOffset)
+    return makeError(ErrorCode::Malformed,
+                     In.name() + ": bad sample profile: a line offset over "
+                                 "65535");
+  if (Import.BadName)
     return makeError(ErrorCode::Malformed,
                      In.name() + ": bad sample profile: a function without "
-                                 "a name");
+                                 "a name, or with a NUL byte in it");
   if (!P->parts().front()->finalize() || Import.Overflow)
     Opts.Warn(In.name() + ": a count sum overflows 64 bits; saturated");
   return std::move(P);

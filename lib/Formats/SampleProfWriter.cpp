@@ -31,9 +31,13 @@ public:
 private:
   FunctionId name(FuncId F) {
     StringRef Name = P.functionName(F);
-    if (!BadName && (Name.empty() || (ForText && !isTextName(Name))))
+    if (!BadName && (!isName(Name) || (ForText && !isTextName(Name))))
       BadName = Name;
     return FunctionId(Name);
+  }
+  /// The binary formats end names with NULs.
+  static bool isName(StringRef Name) {
+    return !Name.empty() && !Name.contains('\0');
   }
   /// The text format splits its lines at blanks, nests by indentation,
   /// skips lines starting with '#', takes a digit for a count, and a call
@@ -69,13 +73,21 @@ FunctionSamples &SampleMapBuilder::samplesAt(FunctionSamples &Top,
 
 Expected<LineLocation>
 SampleMapBuilder::location(ArrayRef<uint64_t> Position) const {
-  if (Position[0] > UINT32_MAX || Position[1] > UINT32_MAX)
+  // LLVM's binary readers take 16-bit line offsets only.
+  if (Position[0] > 0xffff || Position[1] > UINT32_MAX)
     return makeError(ErrorCode::LimitExceeded,
-                     "sampleprof: a line offset or discriminator over 2^32-1");
+                     "sampleprof: a line offset over 65535 or a "
+                     "discriminator over 2^32-1");
   return LineLocation(uint32_t(Position[0]), uint32_t(Position[1]));
 }
 
 Error SampleMapBuilder::build(SampleProfileMap &Map) {
+  for (InlineSiteId Site = 1; Site != P.numInlineSites(); ++Site) {
+    const InlineSite &S = P.inlineSite(Site);
+    uint64_t Position[] = {S.Line, S.Discriminator};
+    if (Expected<LineLocation> Loc = location(Position); !Loc)
+      return Loc.takeError();
+  }
   const Part &Pt = *P.parts().front();
   RowLayout L = Pt.layout();
   bool Overflow = false;
@@ -114,10 +126,10 @@ Error SampleMapBuilder::build(SampleProfileMap &Map) {
     for (const auto &[Site, Values] : FD.InlineValues)
       SetValues(samplesAt(Top, Site), Values);
   }
-  if (BadName && BadName->empty())
+  if (BadName && !isName(*BadName))
     return makeError(ErrorCode::InvalidArgument,
-                     "sampleprof: a function without a name, which sample "
-                     "profiles cannot hold");
+                     "sampleprof: a function without a name, or with a NUL "
+                     "byte in it, which sample profiles cannot hold");
   if (BadName)
     return makeError(ErrorCode::InvalidArgument,
                      "sampleprof: the text format cannot hold the function "
