@@ -261,6 +261,19 @@ profkit::readSampleProf(InputStream &In, const ReadOptions &Opts) {
     else
       Reader = std::move(Binary);
   } else if (SampleProfileReaderText::hasFormat(**Buf)) {
+    // LLVM 19's text reader crashes on some malformed context headers
+    // (`[:0:0`); profkit refuses context-sensitive profiles anyway, so it
+    // never hands it one.
+    StringRef Text = (*Buf)->getBuffer();
+    for (size_t At = 0; At < Text.size(); At = Text.find('\n', At) + 1) {
+      if (Text[At] == '[')
+        return createFileError(In.name(), 1 + Text.take_front(At).count('\n'),
+                               ErrorCode::Malformed,
+                               "context-sensitive sample profiles ([main:3 "
+                               "@ foo] contexts) are not supported");
+      if (Text.find('\n', At) == StringRef::npos)
+        break;
+    }
     IntrusiveRefCntPtr<vfs::FileSystem> FS = vfs::getRealFileSystem();
     Reader = SampleProfileReader::create(*Buf, Context, *FS, AllBits);
   }
