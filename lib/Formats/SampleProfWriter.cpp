@@ -40,12 +40,12 @@ private:
     return !Name.empty() && !Name.contains('\0');
   }
   /// The text format splits its lines at blanks, nests by indentation,
-  /// skips lines starting with '#', takes a digit for a count, and a call
-  /// target's name up to a colon.
+  /// skips lines starting with '#', takes a digit for a count, a call
+  /// target's name up to a colon, and '[' for a context.
   static bool isTextName(StringRef Name) {
     return !Name.empty() &&
            Name.find_first_of(" \t\n\v\f\r") == StringRef::npos &&
-           Name.front() != '#' && Name.front() != ':' && !isDigit(Name.front());
+           !StringRef("#:[").contains(Name.front()) && !isDigit(Name.front());
   }
   /// The FunctionSamples of the code at Site in Top.
   FunctionSamples &samplesAt(FunctionSamples &Top, InlineSiteId Site);
@@ -135,7 +135,7 @@ Error SampleMapBuilder::build(SampleProfileMap &Map) {
                      "sampleprof: the text format cannot hold the function "
                      "name '" +
                          *BadName +
-                         "' (blanks, a leading '#', ':' or digit); write "
+                         "' (blanks, a leading '#', ':', '[' or digit); write "
                          "binary or extbinary");
   if (Overflow)
     return makeError(ErrorCode::LimitExceeded,
