@@ -17,6 +17,8 @@ static std::vector<FormatInfo> builtinFormats() {
   std::vector<FormatInfo> Formats = {
 #define PROFKIT_FORMAT(NAME, DESC, DETECT, READ, WRITE, BINARY)                \
   FormatInfo{#NAME, DESC, DETECT, READ, WRITE, BINARY},
+#define PROFKIT_READ_FORMAT(NAME, DESC, DETECT, READ)                          \
+  FormatInfo{#NAME, DESC, DETECT, READ, nullptr, false},
 #include "profkit/Formats/Formats.def"
   };
   auto AddParam = [&](StringRef Format, PassParamInfo Info) {

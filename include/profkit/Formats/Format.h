@@ -114,6 +114,10 @@ llvm::Expected<std::unique_ptr<Profile>> readProfile(InputStream &In,
                                                 const ReadOptions &);          \
   llvm::Error WRITE(const Profile &, llvm::raw_ostream &, const PassParams &,  \
                     const WriteContext &);
+#define PROFKIT_READ_FORMAT(NAME, DESC, DETECT, READ)                          \
+  bool DETECT(llvm::StringRef Head);                                           \
+  llvm::Expected<std::unique_ptr<Profile>> READ(InputStream &,                 \
+                                                const ReadOptions &);
 #include "profkit/Formats/Formats.def"
 
 } // namespace profkit
