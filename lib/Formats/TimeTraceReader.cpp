@@ -29,7 +29,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include <deque>
 #include <queue>
 #include <set>
 #include <simdjson.h>
@@ -45,8 +44,10 @@ namespace {
 
 struct TraceEvent {
   uint64_t Start, Duration;
-  StringRef Name, Detail; // Point into the JSON buffer or the parser's.
-  uint32_t Order;         // In the file, for ties (as ClangBuildAnalyzer).
+  // Into the parser's string buffer, valid while it lives: the profile is
+  // built before the parser goes.
+  StringRef Name, Detail;
+  uint32_t Order; // In the file, for ties (as ClangBuildAnalyzer).
 };
 
 class TimeTraceReader {
@@ -67,9 +68,6 @@ private:
   const char *JsonStart = nullptr;
   simdjson::ondemand::document *Doc = nullptr;
   std::vector<TraceEvent> Events;
-  /// Event names and details, copied out of the parser's buffers (a deque:
-  /// the events' StringRefs must not move).
-  std::deque<std::string> Strings;
 };
 
 } // namespace
@@ -102,7 +100,7 @@ static simdjson::error_code readTime(simdjson::ondemand::value V,
 }
 
 Error TimeTraceReader::readEvents(simdjson::ondemand::array Array) {
-  std::optional<size_t> OpenSource; // A `b` waiting for its `e`.
+  bool OpenSource = false; // The last event is a `b` waiting for its `e`.
   for (auto Element : Array) {
     simdjson::ondemand::object Obj;
     if (auto EC = Element.get_object().get(Obj))
@@ -151,29 +149,22 @@ Error TimeTraceReader::readEvents(simdjson::ondemand::array Array) {
     // clang 19 writes a `Source` as a `b` right before its `e`.
     if (Ph == "e") {
       if (OpenSource) {
-        TraceEvent &B = Events[*OpenSource];
+        TraceEvent &B = Events.back();
         if (uint64_t(Ts) < B.Start)
           return error("event '" + B.Name + "' ends before it starts");
         B.Duration = uint64_t(Ts) - B.Start;
-        OpenSource.reset();
+        OpenSource = false;
       }
       continue;
     }
-    if (OpenSource) { // A `b` not followed by its `e`: dropped.
-      Events.erase(Events.begin() + *OpenSource);
-      OpenSource.reset();
-    }
-    Strings.emplace_back(EventName);
-    StringRef N = Strings.back();
-    Strings.emplace_back(Detail);
-    StringRef D = Strings.back();
-    if (Ph == "b")
-      OpenSource = Events.size();
-    Events.push_back(
-        {uint64_t(Ts), uint64_t(Dur), N, D, uint32_t(Events.size())});
+    if (OpenSource) // A `b` not followed by its `e`: dropped.
+      Events.pop_back();
+    OpenSource = Ph == "b";
+    Events.push_back({uint64_t(Ts), uint64_t(Dur), EventName, Detail,
+                      uint32_t(Events.size())});
   }
   if (OpenSource)
-    Events.erase(Events.begin() + *OpenSource);
+    Events.pop_back();
   return Error::success();
 }
 
