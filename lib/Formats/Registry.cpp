@@ -163,6 +163,8 @@ profkit::readProfile(InputStream &In, const ReadOptions &Opts) {
 
 Expected<std::unique_ptr<Profile>>
 profkit::readProfile(StringRef Path, const ReadOptions &Opts) {
+  if (Path != "-" && sys::fs::is_directory(Path))
+    return readTimeTraceDirectory(Path, Opts);
   Expected<std::unique_ptr<InputStream>> In = InputStream::open(Path);
   if (!In)
     return In.takeError();

@@ -18,6 +18,11 @@
 // API: the traces of a build run to hundreds of megabytes, and a DOM of
 // them would cost several times their size.
 //
+// A directory is read as one build: every `.json` under it that is a time
+// trace (others are counted and skipped), one compilation each, parsed on
+// every core and added to the profile in path order, so that the result
+// does not depend on the number of threads.
+//
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Formats/Format.h"
@@ -26,12 +31,17 @@
 #include "profkit/Support/Saturating.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <queue>
 #include <set>
 #include <simdjson.h>
+#include <thread>
 
 using namespace profkit;
 using namespace llvm;
@@ -44,16 +54,25 @@ namespace {
 
 struct TraceEvent {
   uint64_t Start, Duration;
-  // Into the parser's string buffer, valid while it lives: the profile is
-  // built before the parser goes.
+  // Into the parser's string buffer, valid until it parses the next trace.
   StringRef Name, Detail;
   uint32_t Order; // In the file, for ties (as ClangBuildAnalyzer).
 };
 
-class TimeTraceReader {
+/// Reads and parses traces into events. One per thread, reused from file to
+/// file, so that its buffers are allocated once.
+class TraceParser {
 public:
-  TimeTraceReader(StringRef Name) : Name(Name) {}
-  Expected<std::unique_ptr<Profile>> read(const MemoryBuffer &Buf);
+  /// Reads the file at Path into the buffer. False (and nothing read past
+  /// its head) if it is not a time trace.
+  Expected<bool> readFile(StringRef Path, uint64_t MaxMemory);
+  /// Takes Data as the trace to parse.
+  void setContents(StringRef Data) { Buffer.assign(Data.begin(), Data.end()); }
+  /// Parses the trace in the buffer into Events and Origin.
+  Error parse(StringRef TraceName);
+
+  std::vector<TraceEvent> Events;
+  uint64_t Origin = 0; // beginningOfTime, µs since the epoch.
 
 private:
   Error error(const Twine &Msg) const {
@@ -62,20 +81,66 @@ private:
   /// A JSON error, at the byte where the parser stopped.
   Error jsonError(simdjson::error_code EC) const;
   Error readEvents(simdjson::ondemand::array Events);
-  std::unique_ptr<Profile> buildProfile(uint64_t Origin);
 
   std::string Name;
-  const char *JsonStart = nullptr;
+  SmallVector<char, 0> Buffer; // simdjson reads up to SIMDJSON_PADDING past it.
+  simdjson::ondemand::parser Parser;
   simdjson::ondemand::document *Doc = nullptr;
-  std::vector<TraceEvent> Events;
+};
+
+/// Adds traces to one profile and part, one compilation each.
+class TraceBuilder {
+public:
+  explicit TraceBuilder(Profile &P);
+  /// Adds the events of the trace read from TraceName; sorts them.
+  /// False if a sum overflowed.
+  [[nodiscard]] bool add(StringRef TraceName, std::vector<TraceEvent> &Events,
+                         uint64_t Origin);
+  [[nodiscard]] bool finish() { return Pt.finalize(); }
+
+private:
+  Profile &P;
+  Part &Pt;
+  RowLayout L;
+  std::vector<FuncId> Func;
+  std::vector<uint64_t> Self;
 };
 
 } // namespace
 
-Error TimeTraceReader::jsonError(simdjson::error_code EC) const {
+Expected<bool> TraceParser::readFile(StringRef Path, uint64_t MaxMemory) {
+  Name = Path.str();
+  Expected<sys::fs::file_t> FD = sys::fs::openNativeFileForRead(Path);
+  if (!FD)
+    return createFileError(Path, FD.takeError());
+  auto Close = make_scope_exit([&] { sys::fs::closeFile(*FD); });
+  sys::fs::file_status Status;
+  if (std::error_code EC = sys::fs::status(*FD, Status))
+    return createFileError(Path, EC);
+  uint64_t Size = Status.getSize();
+  if (MaxMemory && Size > MaxMemory)
+    return makeError(ErrorCode::LimitExceeded,
+                     Name + ": " + Twine(Size) +
+                         " bytes, over the memory limit (-max-memory)");
+  // The head first: most other JSON files are skipped without reading them.
+  Buffer.clear();
+  Buffer.reserve(Size + simdjson::SIMDJSON_PADDING);
+  Buffer.resize_for_overwrite(std::min<uint64_t>(Size, 4096));
+  Expected<size_t> Got = sys::fs::readNativeFile(*FD, Buffer);
+  if (!Got)
+    return createFileError(Path, Got.takeError());
+  Buffer.truncate(*Got);
+  if (!detectTimeTrace(StringRef(Buffer.data(), Buffer.size())))
+    return false;
+  if (Error E = sys::fs::readNativeFileToEOF(*FD, Buffer))
+    return createFileError(Path, std::move(E));
+  return true;
+}
+
+Error TraceParser::jsonError(simdjson::error_code EC) const {
   const char *At = nullptr;
-  if (Doc && !Doc->current_location().get(At) && JsonStart)
-    return createOffsetError(Name, At - JsonStart, ErrorCode::Malformed,
+  if (Doc && !Doc->current_location().get(At))
+    return createOffsetError(Name, At - Buffer.data(), ErrorCode::Malformed,
                              Twine("bad JSON: ") + simdjson::error_message(EC));
   return makeError(ErrorCode::Malformed,
                    Name + ": bad JSON: " + simdjson::error_message(EC));
@@ -99,7 +164,7 @@ static simdjson::error_code readTime(simdjson::ondemand::value V,
   return V.get_int64().get(Out);
 }
 
-Error TimeTraceReader::readEvents(simdjson::ondemand::array Array) {
+Error TraceParser::readEvents(simdjson::ondemand::array Array) {
   bool OpenSource = false; // The last event is a `b` waiting for its `e`.
   for (auto Element : Array) {
     simdjson::ondemand::object Obj;
@@ -168,22 +233,35 @@ Error TimeTraceReader::readEvents(simdjson::ondemand::array Array) {
   return Error::success();
 }
 
-std::unique_ptr<Profile> TimeTraceReader::buildProfile(uint64_t Origin) {
+static Error sumOverflow(StringRef Name) {
+  return makeError(ErrorCode::LimitExceeded,
+                   Name + ": a sum of times is over 2^64-1 us");
+}
+
+/// The profile the traces go into: the event `us`, one part by line.
+static std::unique_ptr<Profile> makeTraceProfile(StringRef SourceName) {
   auto P = std::make_unique<Profile>();
-  P->SourceName = Name;
+  P->SourceName = SourceName.str();
   P->getOrAddEvent("us");
   P->setEventLongName(0, "Wall time (microseconds)");
-  Part &Pt = P->addPart({PositionKind::Line});
-  RowLayout L = Pt.layout();
+  P->addPart({PositionKind::Line});
+  return P;
+}
 
+TraceBuilder::TraceBuilder(Profile &P)
+    : P(P), Pt(*P.parts().front()), L(Pt.layout()) {}
+
+bool TraceBuilder::add(StringRef TraceName, std::vector<TraceEvent> &Events,
+                       uint64_t Origin) {
   // The compilation: the object beside the trace, else the trace.
-  SmallString<256> Object(Name);
+  SmallString<256> Object(TraceName);
   if (sys::path::extension(Object) == ".json") {
     sys::path::replace_extension(Object, ".o");
     if (!sys::fs::exists(Object))
-      Object = Name;
+      Object = TraceName;
   }
-  StrId ObjectId = P->Strings.intern(Object);
+  sys::path::remove_dots(Object, /*remove_dot_dot=*/true);
+  StrId ObjectId = P.Strings.intern(Object);
 
   llvm::sort(Events, [](const TraceEvent &A, const TraceEvent &B) {
     if (A.Start != B.Start)
@@ -192,18 +270,18 @@ std::unique_ptr<Profile> TimeTraceReader::buildProfile(uint64_t Origin) {
       return A.Duration > B.Duration;
     return A.Order > B.Order;
   });
-  std::vector<FuncId> Func(Events.size());
+  Func.resize(Events.size());
   for (size_t I = 0; I != Events.size(); ++I) {
     const TraceEvent &E = Events[I];
-    StrId File = P->Strings.intern(E.Name);
-    Func[I] = P->getOrAddFunction(
-        ObjectId, File, E.Detail.empty() ? File : P->Strings.intern(E.Detail));
+    StrId File = P.Strings.intern(E.Name);
+    Func[I] = P.getOrAddFunction(
+        ObjectId, File, E.Detail.empty() ? File : P.Strings.intern(E.Detail));
   }
 
   // Parents by containment (the call rows); a call's inclusive time is
   // the callee event's duration.
+  bool Ok = true;
   SmallVector<size_t, 64> Stack;
-  bool Overflow = false;
   for (size_t I = 0; I != Events.size(); ++I) {
     const TraceEvent &E = Events[I];
     uint64_t End = E.Start + E.Duration;
@@ -218,10 +296,10 @@ std::unique_ptr<Profile> TimeTraceReader::buildProfile(uint64_t Origin) {
     } else {
       size_t Parent = Stack.back();
       CallKey K(L);
-      K.setSourceFile(P->function(Func[Parent]).File);
+      K.setSourceFile(P.function(Func[Parent]).File);
       K.setCallee(Func[I]);
       uint64_t Values[] = {1, E.Duration};
-      Overflow |= !Pt.getOrCreate(Func[Parent]).Calls.add(K.key(), Values);
+      Ok &= Pt.getOrCreate(Func[Parent]).Calls.add(K.key(), Values);
     }
     Stack.push_back(I);
   }
@@ -231,7 +309,7 @@ std::unique_ptr<Profile> TimeTraceReader::buildProfile(uint64_t Origin) {
   // Source events overlap the events beside them without nesting; this way
   // overlapped time counts once, and self times add up to the wall time of
   // the roots.
-  std::vector<uint64_t> Self(Events.size(), 0);
+  Self.assign(Events.size(), 0);
   std::set<size_t> Running;
   std::priority_queue<std::pair<uint64_t, size_t>,
                       std::vector<std::pair<uint64_t, size_t>>, std::greater<>>
@@ -259,28 +337,29 @@ std::unique_ptr<Profile> TimeTraceReader::buildProfile(uint64_t Origin) {
   RunUntil(UINT64_MAX);
   for (size_t I = 0; I != Events.size(); ++I) {
     SelfKey K(L);
-    K.setSourceFile(P->function(Func[I]).File);
+    K.setSourceFile(P.function(Func[I]).File);
     uint64_t Values[] = {Self[I]};
-    Overflow |= !Pt.getOrCreate(Func[I]).Self.add(K.key(), Values);
+    Ok &= Pt.getOrCreate(Func[I]).Self.add(K.key(), Values);
   }
-  Overflow |= !Pt.finalize();
-  (void)Overflow; // µs sums of one trace stay far below 2^64.
-  return P;
+  return Ok;
 }
 
-Expected<std::unique_ptr<Profile>>
-TimeTraceReader::read(const MemoryBuffer &Buf) {
-  simdjson::padded_string Json(Buf.getBufferStart(), Buf.getBufferSize());
-  JsonStart = Json.data();
-  simdjson::ondemand::parser Parser;
+Error TraceParser::parse(StringRef TraceName) {
+  Name = TraceName.str();
+  Events.clear();
+  Origin = 0;
+  Doc = nullptr;
+  size_t Size = Buffer.size();
+  Buffer.reserve(Size + simdjson::SIMDJSON_PADDING);
+  simdjson::padded_string_view Json(Buffer.data(), Size, Buffer.capacity());
   simdjson::ondemand::document Document;
   if (auto EC = Parser.iterate(Json).get(Document))
     return jsonError(EC);
   Doc = &Document;
+  auto Forget = make_scope_exit([&] { Doc = nullptr; });
   simdjson::ondemand::object Top;
   if (auto EC = Document.get_object().get(Top))
     return jsonError(EC);
-  uint64_t Origin = 0;
   bool HaveEvents = false;
   for (auto Field : Top) {
     std::string_view Key;
@@ -291,7 +370,7 @@ TimeTraceReader::read(const MemoryBuffer &Buf) {
       if (auto EC = Field.value().get_array().get(Array))
         return jsonError(EC);
       if (Error E = readEvents(Array))
-        return std::move(E);
+        return E;
       HaveEvents = true;
     } else if (Key == "beginningOfTime") {
       simdjson::ondemand::value V;
@@ -302,7 +381,7 @@ TimeTraceReader::read(const MemoryBuffer &Buf) {
   }
   if (!HaveEvents)
     return error("not a clang time trace: no \"traceEvents\" array");
-  return buildProfile(Origin);
+  return Error::success();
 }
 
 Expected<std::unique_ptr<Profile>> profkit::readTimeTrace(InputStream &In,
@@ -310,5 +389,114 @@ Expected<std::unique_ptr<Profile>> profkit::readTimeTrace(InputStream &In,
   Expected<std::unique_ptr<MemoryBuffer>> Buf = In.readAll();
   if (!Buf)
     return Buf.takeError();
-  return TimeTraceReader(In.name()).read(**Buf);
+  TraceParser Parser;
+  Parser.setContents((*Buf)->getBuffer());
+  Buf->reset();
+  if (Error E = Parser.parse(In.name()))
+    return std::move(E);
+  std::unique_ptr<Profile> P = makeTraceProfile(In.name());
+  TraceBuilder Builder(*P);
+  if (!Builder.add(In.name(), Parser.Events, Parser.Origin) ||
+      !Builder.finish())
+    return sumOverflow(In.name());
+  return P;
+}
+
+/// The `.json` files under Dir, recursively, in bytewise path order;
+/// directories whose names start with '.' are left out, as
+/// ClangBuildAnalyzer leaves them out.
+static Expected<std::vector<std::string>> findJsonFiles(StringRef Dir) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Dir, EC, /*follow=*/false), End;
+       It != End && !EC; It.increment(EC)) {
+    StringRef Path = It->path();
+    StringRef Base = sys::path::filename(Path);
+    sys::fs::file_type Type = It->type();
+    if (Type == sys::fs::file_type::symlink_file) {
+      ErrorOr<sys::fs::basic_file_status> St = It->status();
+      Type = St ? St->type() : sys::fs::file_type::status_error;
+    } else if (Type == sys::fs::file_type::directory_file &&
+               Base.starts_with(".")) {
+      It.no_push();
+    }
+    if (Type == sys::fs::file_type::regular_file && Base.ends_with(".json"))
+      Files.push_back(Path.str());
+  }
+  if (EC)
+    return createFileError(Dir, EC);
+  llvm::sort(Files);
+  return Files;
+}
+
+Expected<std::unique_ptr<Profile>>
+profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
+  Expected<std::vector<std::string>> Files = findJsonFiles(Dir);
+  if (!Files)
+    return Files.takeError();
+  std::unique_ptr<Profile> P = makeTraceProfile(Dir);
+  TraceBuilder Builder(*P);
+
+  // Files are parsed on every thread, and added to the profile one at a
+  // time in path order, each by the thread that parsed it.
+  std::mutex Lock;
+  std::condition_variable Turn;
+  std::atomic<size_t> NextToParse{0};
+  size_t NextToAdd = 0, Skipped = 0;
+  Error FirstError = Error::success();
+  bool Failed = false, Ok = true;
+  auto Work = [&] {
+    TraceParser Parser;
+    while (true) {
+      size_t I = NextToParse++;
+      if (I >= Files->size())
+        return;
+      const std::string &Path = (*Files)[I];
+      Expected<bool> IsTrace = Parser.readFile(Path, Opts.MaxMemory);
+      Error ParseError = Error::success();
+      if (IsTrace && *IsTrace)
+        ParseError = Parser.parse(Path);
+      std::unique_lock<std::mutex> Hold(Lock);
+      Turn.wait(Hold, [&] { return NextToAdd == I || Failed; });
+      if (!Failed && (!IsTrace || ParseError)) {
+        FirstError = IsTrace ? std::move(ParseError) : IsTrace.takeError();
+        Failed = true;
+      }
+      if (Failed) {
+        consumeError(IsTrace.takeError());
+        consumeError(std::move(ParseError));
+        Turn.notify_all();
+        return;
+      }
+      if (*IsTrace)
+        Ok &= Builder.add(Path, Parser.Events, Parser.Origin);
+      else
+        ++Skipped;
+      ++NextToAdd;
+      Turn.notify_all();
+    }
+  };
+  unsigned Threads =
+      Opts.Threads ? Opts.Threads : std::thread::hardware_concurrency();
+  Threads = std::max<size_t>(1, std::min<size_t>(Threads, Files->size()));
+  std::vector<std::thread> Workers;
+  for (unsigned T = 1; T < Threads; ++T)
+    Workers.emplace_back(Work);
+  Work();
+  for (std::thread &W : Workers)
+    W.join();
+  if (Failed)
+    return std::move(FirstError);
+  if (!Builder.finish() || !Ok)
+    return sumOverflow(Dir);
+  size_t Traces = Files->size() - Skipped;
+  if (!Traces)
+    return makeError(ErrorCode::UnrecognizedFormat,
+                     Dir + ": no clang time trace under it (" + Twine(Skipped) +
+                         " .json files that are not one)");
+  if (Skipped)
+    Opts.Note(Dir + ": " + Twine(Traces) + " time traces read, " +
+              Twine(Skipped) +
+              " .json files skipped that are not clang time traces");
+  return P;
 }

@@ -131,7 +131,8 @@ static cl::opt<unsigned> ReadThreads(
     "read-threads", cl::init(0),
     cl::desc("Threads to read callgrind with (0: two for plain files of 16 "
              "MB and more; 1: the main thread only; 2: two for any plain "
-             "file, with a note when one must do)"),
+             "file, with a note when one must do), or a directory of time "
+             "traces (0: every core)"),
     cl::value_desc("N"), cl::cat(Category));
 
 static StringRef ToolName;

@@ -39,6 +39,7 @@ struct ReadOptions {
   /// callgrind: threads to read with. 0: two for plain files of 16 MB and
   /// more on a machine of two cores or more, else one; 1: one; 2 or more:
   /// two for any plain file, with a note when the file cannot be split.
+  /// A directory of time traces: 0 is every core.
   unsigned Threads = 0;
 };
 
@@ -101,9 +102,16 @@ llvm::Expected<OutputSpec> parseOutputSpec(llvm::StringRef Text);
 /// The text of -print-formats: every format with its parameters.
 void printFormats(llvm::raw_ostream &OS);
 
-/// Opens Path ("-" is stdin), detects its format and reads it.
+/// Opens Path ("-" is stdin), detects its format and reads it. A directory
+/// is read as a build: the clang time traces under it
+/// (readTimeTraceDirectory).
 llvm::Expected<std::unique_ptr<Profile>> readProfile(llvm::StringRef Path,
                                                      const ReadOptions &Opts);
+/// Every clang -ftime-trace JSON under Dir, recursively, as one profile (one
+/// compilation per trace), parsed on Opts.Threads threads (0: every core).
+/// Other `.json` files are skipped with one note.
+llvm::Expected<std::unique_ptr<Profile>>
+readTimeTraceDirectory(llvm::StringRef Dir, const ReadOptions &Opts);
 /// Detects the format of an open stream and reads it.
 llvm::Expected<std::unique_ptr<Profile>> readProfile(InputStream &In,
                                                      const ReadOptions &Opts);
