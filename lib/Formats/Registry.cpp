@@ -19,6 +19,8 @@ static std::vector<FormatInfo> builtinFormats() {
   FormatInfo{#NAME, DESC, DETECT, READ, WRITE, BINARY},
 #define PROFKIT_READ_FORMAT(NAME, DESC, DETECT, READ)                          \
   FormatInfo{#NAME, DESC, DETECT, READ, nullptr, false},
+#define PROFKIT_WRITE_FORMAT(NAME, DESC, WRITE, BINARY)                        \
+  FormatInfo{#NAME, DESC, nullptr, nullptr, WRITE, BINARY},
 #include "profkit/Formats/Formats.def"
   };
   auto AddParam = [&](StringRef Format, PassParamInfo Info) {

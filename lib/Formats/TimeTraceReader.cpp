@@ -102,9 +102,23 @@ private:
   Profile &P;
   Part &Pt;
   RowLayout L;
+  // Per event of the trace being added; kept to reuse their memory.
   std::vector<FuncId> Func;
   std::vector<uint64_t> Self;
+  std::vector<size_t> Parent, AnalyzedParent, AnalyzedAbove;
+  std::vector<bool> Analyzed;
+  std::vector<uint32_t> Entry;        // The entry number of a header.
+  DenseMap<FuncId, uint32_t> Entries; // Per header: entries, then the next.
+  static constexpr size_t NoParent = ~size_t(0);
 };
+
+/// The events ClangBuildAnalyzer builds its tree of.
+static bool isAnalyzedEvent(StringRef Name) {
+  return is_contained({"ExecuteCompiler", "Frontend", "Backend", "Source",
+                       "ParseTemplate", "ParseClass", "InstantiateClass",
+                       "InstantiateFunction", "OptModule", "OptFunction"},
+                      Name);
+}
 
 } // namespace
 
@@ -278,30 +292,79 @@ bool TraceBuilder::add(StringRef TraceName, std::vector<TraceEvent> &Events,
         ObjectId, File, E.Detail.empty() ? File : P.Strings.intern(E.Detail));
   }
 
-  // Parents by containment (the call rows); a call's inclusive time is
-  // the callee event's duration.
+  // Parents by containment: the nearest event that contains each one, on
+  // the chain above the event before it. ClangBuildAnalyzer builds its
+  // tree of ten kinds of events only. Where another event overlaps one of
+  // those without nesting in it (the parse of a declaration that begins in
+  // a header and ends after it), containment alone would put an event it
+  // reads under a different one of its kinds than it does: such an event
+  // takes ClangBuildAnalyzer's parent, so that the report agrees with it.
+  auto FindParents = [&](bool OnlyAnalyzed, std::vector<size_t> &Parent) {
+    Parent.assign(Events.size(), NoParent);
+    SmallVector<size_t, 64> Stack;
+    for (size_t I = 0; I != Events.size(); ++I) {
+      if (OnlyAnalyzed && !Analyzed[I])
+        continue;
+      const TraceEvent &E = Events[I];
+      uint64_t End = E.Start + E.Duration;
+      while (!Stack.empty()) {
+        const TraceEvent &R = Events[Stack.back()];
+        if (E.Start >= R.Start && End <= R.Start + R.Duration)
+          break;
+        Stack.pop_back();
+      }
+      if (!Stack.empty())
+        Parent[I] = Stack.back();
+      Stack.push_back(I);
+    }
+  };
+  Analyzed.resize(Events.size());
+  for (size_t I = 0; I != Events.size(); ++I)
+    Analyzed[I] = isAnalyzedEvent(Events[I].Name);
+  FindParents(false, Parent);
+  FindParents(true, AnalyzedParent);
+  // The nearest analyzed event above each, by containment; parents come
+  // before their children in the sort order.
+  AnalyzedAbove.assign(Events.size(), NoParent);
+  for (size_t I = 0; I != Events.size(); ++I)
+    if (size_t Up = Parent[I]; Up != NoParent)
+      AnalyzedAbove[I] = Analyzed[Up] ? Up : AnalyzedAbove[Up];
+  for (size_t I = 0; I != Events.size(); ++I)
+    if (Analyzed[I] && AnalyzedAbove[I] != AnalyzedParent[I])
+      Parent[I] = AnalyzedParent[I];
+
+  // A header entered more than once in the compilation (clang's stddef.h
+  // has no include guard; a guarded one is entered again and left at once)
+  // numbers its entries 1, 2, ... in the lines of the calls into it and out
+  // of it, so that the include chain of each entry stays known (the report
+  // needs it); any other event is at line 0.
+  Entry.assign(Events.size(), 0);
+  Entries.clear();
+  for (size_t I = 0; I != Events.size(); ++I)
+    if (Events[I].Name == "Source")
+      ++Entries[Func[I]];
+  for (auto &[F, N] : Entries)
+    N = N > 1 ? 1 : 0;
+  for (size_t I = 0; I != Events.size(); ++I)
+    if (Events[I].Name == "Source")
+      if (uint32_t &N = Entries[Func[I]])
+        Entry[I] = N++;
+
+  // The call rows; a call's inclusive time is the callee event's duration.
   bool Ok = true;
-  SmallVector<size_t, 64> Stack;
   for (size_t I = 0; I != Events.size(); ++I) {
     const TraceEvent &E = Events[I];
-    uint64_t End = E.Start + E.Duration;
-    while (!Stack.empty()) {
-      const TraceEvent &R = Events[Stack.back()];
-      if (E.Start >= R.Start && End <= R.Start + R.Duration)
-        break;
-      Stack.pop_back();
-    }
-    if (Stack.empty()) {
+    if (Parent[I] == NoParent) {
       Pt.Intervals.push_back({Func[I], 0, Origin + E.Start, E.Duration});
-    } else {
-      size_t Parent = Stack.back();
-      CallKey K(L);
-      K.setSourceFile(P.function(Func[Parent]).File);
-      K.setCallee(Func[I]);
-      uint64_t Values[] = {1, E.Duration};
-      Ok &= Pt.getOrCreate(Func[Parent]).Calls.add(K.key(), Values);
+      continue;
     }
-    Stack.push_back(I);
+    CallKey K(L);
+    K.position()[0] = Entry[Parent[I]];
+    K.setSourceFile(P.function(Func[Parent[I]]).File);
+    K.setCallee(Func[I]);
+    K.target()[0] = Entry[I];
+    uint64_t Values[] = {1, E.Duration};
+    Ok &= Pt.getOrCreate(Func[Parent[I]]).Calls.add(K.key(), Values);
   }
 
   // Self time: each moment goes to the innermost event then running, the
@@ -491,9 +554,10 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
     return sumOverflow(Dir);
   size_t Traces = Files->size() - Skipped;
   if (!Traces)
-    return makeError(ErrorCode::UnrecognizedFormat,
-                     Dir + ": no clang time trace under it (" + Twine(Skipped) +
-                         " .json files that are not one)");
+    return makeError(
+        ErrorCode::UnrecognizedFormat,
+        Dir + ": is a directory without a clang time trace under it" +
+            (Skipped ? " (" + Twine(Skipped) + " other .json files)" : ""));
   if (Skipped)
     Opts.Note(Dir + ": " + Twine(Traces) + " time traces read, " +
               Twine(Skipped) +

@@ -126,6 +126,9 @@ llvm::Expected<std::unique_ptr<Profile>> readProfile(InputStream &In,
   bool DETECT(llvm::StringRef Head);                                           \
   llvm::Expected<std::unique_ptr<Profile>> READ(InputStream &,                 \
                                                 const ReadOptions &);
+#define PROFKIT_WRITE_FORMAT(NAME, DESC, WRITE, BINARY)                        \
+  llvm::Error WRITE(const Profile &, llvm::raw_ostream &, const PassParams &,  \
+                    const WriteContext &);
 #include "profkit/Formats/Formats.def"
 
 } // namespace profkit

@@ -1,0 +1,582 @@
+//===- BuildReport.cpp - Where a build spends its time --------------------===//
+//
+// The profile keeps a trace's tree as its aggregate: one function per event
+// name and detail in each compilation, one call row per (parent, child)
+// pair. Clang instantiates a template and parses a guarded header once per
+// translation unit, so in practice each such function has one parent and
+// the aggregate is the tree; where a function has several, the questions
+// that need the tree (is an instantiation nested in one of the same set?
+// which headers brought this one in?) are answered from every parent, as
+// docs/BuildProfiling.md describes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "profkit/Analysis/BuildReport.h"
+#include "profkit/Support/Apportion.h"
+#include "profkit/Support/Error.h"
+#include "profkit/Support/Saturating.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/Path.h"
+#include <map>
+
+using namespace profkit;
+using namespace llvm;
+
+std::string profkit::collapseTemplateArgs(StringRef Name) {
+  if (Name.contains("operator"))
+    return Name.str();
+  std::string Out;
+  size_t I = 0;
+  while (I != Name.size()) {
+    size_t Open = Name.find('<', I);
+    if (Open == StringRef::npos) {
+      Out += Name.substr(I);
+      return Out;
+    }
+    Out += Name.slice(I, Open + 1);
+    Out += '$';
+    unsigned Depth = 1;
+    size_t J = Open + 1;
+    for (; J != Name.size() && Depth; ++J)
+      Depth += Name[J] == '<' ? 1 : Name[J] == '>' ? -1 : 0;
+    if (Depth) // A `<` never closed: the name is not a template's.
+      return Name.str();
+    I = J - 1; // At the closing `>`, which is kept.
+  }
+  return Out;
+}
+
+std::string profkit::demangleAsBuildAnalyzer(StringRef Name) {
+  std::string D = llvm::demangle(Name);
+  std::string Out;
+  Out.reserve(D.size());
+  for (size_t I = 0; I != D.size(); ++I) {
+    Out += D[I];
+    if (D[I] == '>' && I + 1 < D.size() && D[I + 1] == '>' &&
+        !StringRef(Out).drop_back().ends_with("operator"))
+      Out += ' ';
+  }
+  return Out;
+}
+
+std::string profkit::normalizeBuildPath(StringRef Path) {
+  SmallString<256> P(Path);
+  std::replace(P.begin(), P.end(), '\\', '/');
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true, sys::path::Style::posix);
+  return std::string(P);
+}
+
+namespace {
+
+/// The events ClangBuildAnalyzer reads; the others are looked through.
+enum class Kind : uint8_t {
+  Other,
+  Compiler,
+  Frontend,
+  Backend,
+  Source,
+  Parse,
+  Instantiate,
+  OptModule,
+  OptFunction,
+  NinjaEdge,
+};
+
+Kind kindOf(StringRef Event) {
+  return StringSwitch<Kind>(Event)
+      .Case("ExecuteCompiler", Kind::Compiler)
+      .Case("Frontend", Kind::Frontend)
+      .Case("Backend", Kind::Backend)
+      .Case("Source", Kind::Source)
+      .Cases("ParseTemplate", "ParseClass", Kind::Parse)
+      .Cases("InstantiateClass", "InstantiateFunction", Kind::Instantiate)
+      .Case("OptModule", Kind::OptModule)
+      .Case("OptFunction", Kind::OptFunction)
+      .Case("ninja", Kind::NinjaEdge)
+      .Default(Kind::Other);
+}
+
+/// A header as ClangBuildAnalyzer tells one: no extension, or one that
+/// starts with h or i (.h, .hpp, .inc, .inl), whatever the case.
+bool isHeader(StringRef Path) {
+  StringRef Base = sys::path::filename(Path, sys::path::Style::posix);
+  size_t Dot = Base.rfind('.');
+  if (Dot == StringRef::npos)
+    return true;
+  return Dot + 1 < Base.size() && StringRef("hHiI").contains(Base[Dot + 1]);
+}
+
+/// Calls between the same two functions; a header entered more than once
+/// in a compilation numbers its entries in the lines of the calls (the
+/// time-trace reader), and calls from or to different entries are apart.
+struct Edge {
+  FuncId Caller, Callee;
+  uint32_t CallerEntry, CalleeEntry;
+  uint64_t Count, Us;
+};
+
+/// One entry of a function: all of it for functions that are not headers
+/// entered more than once.
+using Node = std::pair<FuncId, uint32_t>;
+
+/// A chain of including headers as a trie: each node is a header (the
+/// includer) below the chain that included it; node 0 is the empty chain.
+struct ChainNode {
+  unsigned Parent;
+  FuncId Header;
+};
+
+/// A share of a function's occurrences that have the same chain above:
+/// how many, and how long they took.
+struct ChainShare {
+  unsigned Chain;
+  uint64_t Count, Us;
+};
+
+/// Splits an edge's Count and Us over the chains of its caller, in
+/// proportion to their time: the events inside a function's occurrences
+/// are likelier inside its longer ones (a header entered twice, the second
+/// time skipped by its include guard, has all its includes in the first).
+void splitOverChains(ArrayRef<ChainShare> Shares, uint64_t Count, uint64_t Us,
+                     SmallVectorImpl<uint64_t> &Counts,
+                     SmallVectorImpl<uint64_t> &Times) {
+  SmallVector<uint64_t, 4> Weights;
+  for (const ChainShare &S : Shares)
+    Weights.push_back(S.Us);
+  apportion(Count, Weights, Counts);
+  apportion(Us, Weights, Times);
+}
+
+class Builder {
+public:
+  Builder(const Profile &P, unsigned Event) : P(P), Event(Event) {}
+  BuildReport run();
+
+private:
+  void collect();
+  StringRef detail(FuncId F) const {
+    const Function &Fn = P.function(F);
+    return Fn.Name == Fn.File ? StringRef() : P.Strings.str(Fn.Name);
+  }
+  StringRef object(FuncId F) const {
+    return P.Strings.str(P.function(F).Object);
+  }
+  ArrayRef<Edge> callers(FuncId F) const {
+    return ArrayRef(Edges).slice(FirstCaller[F],
+                                 FirstCaller[F + 1] - FirstCaller[F]);
+  }
+  const std::string &normalized(FuncId F);
+  std::string compilationFile(FuncId F);
+  bool inSetOrBelow(FuncId F, unsigned Set);
+  ArrayRef<Edge> callers(Node N) const;
+  const std::vector<ChainShare> &chainsAbove(Node N);
+  void addFileRows(FuncId F, std::vector<BuildReport::Entry> &Rows,
+                   uint64_t &Total);
+  void addTemplates(BuildReport &R);
+  void addFunctions(BuildReport &R);
+  void addHeaders(BuildReport &R);
+  void addSteps(BuildReport &R);
+
+  const Profile &P;
+  unsigned Event;
+  std::vector<Kind> Kinds;
+  std::vector<Edge> Edges;             // Sorted by callee, then caller.
+  std::vector<size_t> FirstCaller;     // Index into Edges, per function.
+  std::vector<uint64_t> RootCount;     // Intervals of each function.
+  std::vector<uint64_t> RootUs;
+  std::vector<uint64_t> Occurrences, Us; // Calls plus intervals.
+  DenseMap<FuncId, std::string> Normalized;
+  // Template sets: the set of each instantiation, for the nesting check.
+  std::vector<unsigned> SetOf;
+  std::vector<unsigned> Stamp;
+  unsigned Generation = 0;
+  // Include chains, memoised per function.
+  std::vector<ChainNode> Chains = {{0, 0}};
+  DenseMap<std::pair<unsigned, FuncId>, unsigned> ChainIndex;
+  std::map<Node, std::vector<ChainShare>> Above;
+};
+
+} // namespace
+
+void Builder::collect() {
+  size_t NF = P.numFunctions();
+  Kinds.resize(NF);
+  for (FuncId F = 0; F != NF; ++F)
+    Kinds[F] = kindOf(P.Strings.str(P.function(F).File));
+  RootCount.assign(NF, 0);
+  RootUs.assign(NF, 0);
+  std::map<std::tuple<FuncId, uint32_t, FuncId, uint32_t>, size_t> Index;
+  for (const auto &Pt : P.parts()) {
+    RowLayout L = Pt->layout();
+    // The entry numbers are lines; a profile placed otherwise has none.
+    bool ByLine = L.P && Pt->positions().front() == PositionKind::Line;
+    for (const FunctionData &FD : Pt->functions())
+      for (const Row &Rw : FD.Calls) {
+        FuncId To = L.callee(Rw);
+        uint32_t From = ByLine ? uint32_t(L.position(Rw)[0]) : 0;
+        uint32_t Into = ByLine ? uint32_t(L.callTarget(Rw)[0]) : 0;
+        auto [It, New] =
+            Index.try_emplace({To, Into, FD.Id, From}, Edges.size());
+        if (New)
+          Edges.push_back({FD.Id, To, From, Into, 0, 0});
+        Edge &E = Edges[It->second];
+        (void)addCost(E.Count, Rw.value(0));
+        (void)addCost(E.Us, Rw.value(1 + Event));
+      }
+    for (const Interval &I : Pt->Intervals) {
+      ++RootCount[I.Function];
+      (void)addCost(RootUs[I.Function], I.Duration);
+    }
+  }
+  llvm::sort(Edges, [](const Edge &A, const Edge &B) {
+    return std::tie(A.Callee, A.CalleeEntry, A.Caller, A.CallerEntry) <
+           std::tie(B.Callee, B.CalleeEntry, B.Caller, B.CallerEntry);
+  });
+  FirstCaller.assign(NF + 1, 0);
+  for (const Edge &E : Edges)
+    ++FirstCaller[E.Callee + 1];
+  for (size_t F = 0; F != NF; ++F)
+    FirstCaller[F + 1] += FirstCaller[F];
+  Occurrences = RootCount;
+  Us = RootUs;
+  for (const Edge &E : Edges) {
+    (void)addCost(Occurrences[E.Callee], E.Count);
+    (void)addCost(Us[E.Callee], E.Us);
+  }
+}
+
+const std::string &Builder::normalized(FuncId F) {
+  auto [It, New] = Normalized.try_emplace(F);
+  if (New)
+    It->second = normalizeBuildPath(detail(F));
+  return It->second;
+}
+
+/// The translation unit of an event, as ClangBuildAnalyzer names it: the
+/// nearest OptModule above (its source file), else the compilation.
+std::string Builder::compilationFile(FuncId F) {
+  for (unsigned Steps = 0; Steps != 1000; ++Steps) {
+    if (Kinds[F] == Kind::OptModule && !detail(F).empty())
+      return normalized(F);
+    if (Kinds[F] == Kind::Compiler || Kinds[F] == Kind::Frontend ||
+        Kinds[F] == Kind::Backend)
+      break;
+    ArrayRef<Edge> Up = callers(F);
+    if (Up.empty())
+      break;
+    F = Up.front().Caller;
+  }
+  return object(F).str();
+}
+
+/// Is F, or any event above it (through any of its parents), an
+/// instantiation of the template set Set?
+bool Builder::inSetOrBelow(FuncId F, unsigned Set) {
+  ++Generation;
+  SmallVector<FuncId, 32> Work = {F};
+  Stamp[F] = Generation;
+  while (!Work.empty()) {
+    FuncId G = Work.pop_back_val();
+    if (SetOf[G] == Set)
+      return true;
+    for (const Edge &E : callers(G))
+      if (Stamp[E.Caller] != Generation) {
+        Stamp[E.Caller] = Generation;
+        Work.push_back(E.Caller);
+      }
+  }
+  return false;
+}
+
+/// The calls into one entry of a function.
+ArrayRef<Edge> Builder::callers(Node N) const {
+  ArrayRef<Edge> All = callers(N.first);
+  auto Begin = partition_point(
+      All, [&](const Edge &E) { return E.CalleeEntry < N.second; });
+  auto End = std::partition_point(Begin, All.end(), [&](const Edge &E) {
+    return E.CalleeEntry == N.second;
+  });
+  return ArrayRef(Begin, End);
+}
+
+/// How the occurrences of N split over the chains of headers above them,
+/// as a header N includes would see them: a header adds itself to its
+/// chains, a source file or any other event ClangBuildAnalyzer reads
+/// starts a new one, and the events it does not read are looked through.
+/// Computed without recursion: include nesting in a hostile trace may be
+/// deep.
+const std::vector<ChainShare> &Builder::chainsAbove(Node Start) {
+  enum : uint8_t { Unseen, Open };
+  std::map<Node, uint8_t> State;
+  SmallVector<Node, 32> Work = {Start};
+  auto CallerNode = [](const Edge &E) { return Node(E.Caller, E.CallerEntry); };
+  while (!Work.empty()) {
+    Node N = Work.back();
+    if (Above.count(N)) {
+      Work.pop_back();
+      continue;
+    }
+    FuncId F = N.first;
+    Kind K = Kinds[F];
+    bool IsHeader = K == Kind::Source && isHeader(normalized(F));
+    // Roots belong to a function's first (or only) entry.
+    uint64_t RootN = N.second ? 0 : RootCount[F], RootT = N.second ? 0 : RootUs[F];
+    if (K != Kind::Other && !IsHeader) {
+      uint64_t Count = RootN, Time = RootT;
+      for (const Edge &E : callers(N)) {
+        (void)addCost(Count, E.Count);
+        (void)addCost(Time, E.Us);
+      }
+      Above[N] = {{0, Count, Time}};
+      Work.pop_back();
+      continue;
+    }
+    auto [St, First] = State.try_emplace(N, Open);
+    if (First) {
+      for (const Edge &E : callers(N))
+        if (!Above.count(CallerNode(E)) && !State.count(CallerNode(E)))
+          Work.push_back(CallerNode(E));
+      continue;
+    }
+    // Every parent is done, or open (a cycle: taken as no chain).
+    std::map<unsigned, std::pair<uint64_t, uint64_t>> Shares;
+    auto Add = [&](unsigned Chain, uint64_t Count, uint64_t Time) {
+      (void)addCost(Shares[Chain].first, Count);
+      (void)addCost(Shares[Chain].second, Time);
+    };
+    if (RootN)
+      Add(0, RootN, RootT);
+    for (const Edge &E : callers(N)) {
+      auto It = Above.find(CallerNode(E));
+      if (It == Above.end()) {
+        Add(0, E.Count, E.Us);
+        continue;
+      }
+      SmallVector<uint64_t, 4> Counts, Times;
+      splitOverChains(It->second, E.Count, E.Us, Counts, Times);
+      for (size_t I = 0; I != Counts.size(); ++I)
+        if (Counts[I] || Times[I])
+          Add(It->second[I].Chain, Counts[I], Times[I]);
+    }
+    std::vector<ChainShare> Result;
+    for (auto [Chain, CountUs] : Shares) {
+      unsigned C = Chain;
+      if (IsHeader) {
+        auto [It, New] = ChainIndex.try_emplace({Chain, F}, Chains.size());
+        if (New)
+          Chains.push_back({Chain, F});
+        C = It->second;
+      }
+      Result.push_back({C, CountUs.first, CountUs.second});
+    }
+    Above[N] = std::move(Result);
+    Work.pop_back();
+  }
+  return Above[Start];
+}
+
+void Builder::addFileRows(FuncId F, std::vector<BuildReport::Entry> &Rows,
+                          uint64_t &Total) {
+  // ClangBuildAnalyzer adds clang's second Frontend of a compilation (same
+  // parent) to the first: a row per parent, and one for the roots.
+  std::string File = compilationFile(F);
+  if (RootCount[F])
+    Rows.push_back({File, RootUs[F], 1, {}});
+  for (const Edge &E : callers(F))
+    Rows.push_back({File, E.Us, 1, {}});
+  (void)addCost(Total, Us[F]);
+}
+
+static void sortRows(std::vector<BuildReport::Entry> &Rows) {
+  llvm::sort(Rows, [](const BuildReport::Entry &A, const BuildReport::Entry &B) {
+    return std::tie(B.Us, B.Count, A.Name, A.File) <
+           std::tie(A.Us, A.Count, B.Name, B.File);
+  });
+}
+
+template <typename MapT>
+static std::vector<BuildReport::Entry> rowsOf(const MapT &M) {
+  std::vector<BuildReport::Entry> Rows;
+  for (const auto &KV : M)
+    Rows.push_back(KV.second);
+  sortRows(Rows);
+  return Rows;
+}
+
+void Builder::addTemplates(BuildReport &R) {
+  StringMap<BuildReport::Entry> ByName, BySet;
+  StringMap<unsigned> SetIds;
+  size_t NF = P.numFunctions();
+  SetOf.assign(NF, ~0u);
+  Stamp.assign(NF, 0);
+  std::vector<std::string> SetNames;
+  for (FuncId F = 0; F != NF; ++F) {
+    if (Kinds[F] != Kind::Instantiate || !Occurrences[F])
+      continue;
+    std::string Set = collapseTemplateArgs(detail(F));
+    auto [It, New] = SetIds.try_emplace(Set, SetNames.size());
+    if (New)
+      SetNames.push_back(Set);
+    SetOf[F] = It->second;
+  }
+  for (FuncId F = 0; F != NF; ++F) {
+    if (SetOf[F] == ~0u)
+      continue;
+    BuildReport::Entry &T = ByName[detail(F)];
+    T.Name = detail(F).str();
+    (void)addCost(T.Us, Us[F]);
+    (void)addCost(T.Count, Occurrences[F]);
+    // A set counts its outermost instantiations only.
+    BuildReport::Entry &S = BySet[SetNames[SetOf[F]]];
+    S.Name = SetNames[SetOf[F]];
+    (void)addCost(S.Us, RootUs[F]);
+    (void)addCost(S.Count, RootCount[F]);
+    for (const Edge &E : callers(F))
+      if (!inSetOrBelow(E.Caller, SetOf[F])) {
+        (void)addCost(S.Us, E.Us);
+        (void)addCost(S.Count, E.Count);
+      }
+  }
+  R.Templates = rowsOf(ByName);
+  R.TemplateSets = rowsOf(BySet);
+}
+
+void Builder::addFunctions(BuildReport &R) {
+  std::map<std::pair<std::string, std::string>, BuildReport::Entry> Rows;
+  for (FuncId F = 0; F != P.numFunctions(); ++F) {
+    if (Kinds[F] != Kind::OptFunction || !Occurrences[F])
+      continue;
+    std::string Name = demangleAsBuildAnalyzer(detail(F));
+    auto Add = [&](const std::string &File, uint64_t Us) {
+      BuildReport::Entry &E = Rows[{Name, File}];
+      E.Name = Name;
+      E.File = File;
+      ++E.Count;
+      (void)addCost(E.Us, Us);
+    };
+    if (RootCount[F])
+      Add(object(F).str(), RootUs[F]);
+    for (const Edge &E : callers(F))
+      Add(compilationFile(E.Caller), E.Us);
+  }
+  R.Functions = rowsOf(Rows);
+  // A set counts its (function, file) rows.
+  StringMap<BuildReport::Entry> Sets;
+  for (const BuildReport::Entry &E : R.Functions) {
+    if (!StringRef(E.Name).contains('<'))
+      continue;
+    std::string Set = collapseTemplateArgs(E.Name);
+    BuildReport::Entry &S = Sets[Set];
+    S.Name = Set;
+    ++S.Count;
+    (void)addCost(S.Us, E.Us);
+  }
+  R.FunctionSets = rowsOf(Sets);
+}
+
+void Builder::addHeaders(BuildReport &R) {
+  StringMap<BuildReport::Header> Headers;
+  // Per header, its chains by the text of their paths.
+  StringMap<std::map<std::vector<std::string>, BuildReport::Chain>> ChainsOf;
+  for (FuncId F = 0; F != P.numFunctions(); ++F) {
+    if (Kinds[F] != Kind::Source || !Occurrences[F] ||
+        !isHeader(normalized(F)))
+      continue;
+    const std::string &File = normalized(F);
+    BuildReport::Header &H = Headers[File];
+    H.File = File;
+    (void)addCost(H.Us, Us[F]);
+    (void)addCost(H.Count, Occurrences[F]);
+    auto &Chains = ChainsOf[File];
+    auto AddChain = [&](unsigned Chain, uint64_t Count, uint64_t Time) {
+      std::vector<std::string> Files;
+      for (unsigned C = Chain; C; C = this->Chains[C].Parent)
+        Files.push_back(normalized(this->Chains[C].Header));
+      std::reverse(Files.begin(), Files.end());
+      H.Direct |= Files.empty();
+      BuildReport::Chain &Ch = Chains[Files];
+      Ch.Files = std::move(Files);
+      (void)addCost(Ch.Count, Count);
+      (void)addCost(Ch.Us, Time);
+    };
+    if (RootCount[F])
+      AddChain(0, RootCount[F], RootUs[F]);
+    for (const Edge &E : callers(F)) {
+      // A copy: chainsAbove() may grow the memo the reference points into.
+      std::vector<ChainShare> Shares =
+          chainsAbove(Node(E.Caller, E.CallerEntry));
+      SmallVector<uint64_t, 4> Counts, Times;
+      splitOverChains(Shares, E.Count, E.Us, Counts, Times);
+      for (size_t I = 0; I != Shares.size(); ++I)
+        if (Counts[I] || Times[I])
+          AddChain(Shares[I].Chain, Counts[I], Times[I]);
+    }
+  }
+  for (auto &KV : Headers) {
+    BuildReport::Header &H = KV.second;
+    for (auto &C : ChainsOf[KV.first()])
+      H.Chains.push_back(std::move(C.second));
+    llvm::stable_sort(H.Chains, [](const BuildReport::Chain &A,
+                                   const BuildReport::Chain &B) {
+      return std::tie(B.Count, B.Us) < std::tie(A.Count, A.Us);
+    });
+    R.Headers.push_back(std::move(H));
+  }
+  llvm::sort(R.Headers,
+             [](const BuildReport::Header &A, const BuildReport::Header &B) {
+               return std::tie(B.Us, A.File) < std::tie(A.Us, B.File);
+             });
+}
+
+void Builder::addSteps(BuildReport &R) {
+  uint64_t First = UINT64_MAX, Last = 0;
+  for (const auto &Pt : P.parts())
+    for (const Interval &I : Pt->Intervals) {
+      if (Kinds[I.Function] != Kind::NinjaEdge)
+        continue;
+      R.Steps.push_back({P.functionName(I.Function).str(), I.Duration, 1, {}});
+      uint64_t End = I.Start;
+      (void)addCost(End, I.Duration);
+      First = std::min(First, I.Start);
+      Last = std::max(Last, End);
+    }
+  if (!R.Steps.empty())
+    R.StepsElapsedUs = Last - First;
+  sortRows(R.Steps);
+}
+
+BuildReport Builder::run() {
+  collect();
+  BuildReport R;
+  for (FuncId F = 0; F != P.numFunctions(); ++F) {
+    if (!Occurrences[F])
+      continue;
+    if (Kinds[F] == Kind::Frontend)
+      addFileRows(F, R.FilesFrontend, R.FrontendUs);
+    else if (Kinds[F] == Kind::Backend)
+      addFileRows(F, R.FilesBackend, R.BackendUs);
+  }
+  R.Compilations = R.FilesFrontend.size();
+  sortRows(R.FilesFrontend);
+  sortRows(R.FilesBackend);
+  addTemplates(R);
+  addFunctions(R);
+  addHeaders(R);
+  addSteps(R);
+  return R;
+}
+
+Expected<BuildReport> BuildReport::compute(const Profile &P) {
+  auto It = find_if(P.events(), [](const EventType &E) { return E.Name == "us"; });
+  if (It == P.events().end())
+    return makeError(ErrorCode::InvalidArgument,
+                     P.SourceName +
+                         ": not a profile of a build: it has no 'us' event "
+                         "(read clang -ftime-trace JSON or a .ninja_log)");
+  return Builder(P, unsigned(It - P.events().begin())).run();
+}
