@@ -432,15 +432,17 @@ void Builder::addTemplates(BuildReport &R) {
     (void)addCost(T.Us, Us[F]);
     (void)addCost(T.Count, Occurrences[F]);
     // A set counts its outermost instantiations only.
-    BuildReport::Entry &S = BySet[SetNames[SetOf[F]]];
-    S.Name = SetNames[SetOf[F]];
-    (void)addCost(S.Us, RootUs[F]);
-    (void)addCost(S.Count, RootCount[F]);
+    auto AddToSet = [&](uint64_t Count, uint64_t Time) {
+      BuildReport::Entry &S = BySet[SetNames[SetOf[F]]];
+      S.Name = SetNames[SetOf[F]];
+      (void)addCost(S.Us, Time);
+      (void)addCost(S.Count, Count);
+    };
+    if (RootCount[F])
+      AddToSet(RootCount[F], RootUs[F]);
     for (const Edge &E : callers(F))
-      if (!inSetOrBelow(E.Caller, SetOf[F])) {
-        (void)addCost(S.Us, E.Us);
-        (void)addCost(S.Count, E.Count);
-      }
+      if (!inSetOrBelow(E.Caller, SetOf[F]))
+        AddToSet(E.Count, E.Us);
   }
   R.Templates = rowsOf(ByName);
   R.TemplateSets = rowsOf(BySet);

@@ -100,8 +100,8 @@ void writeJson(const BuildReport &R, raw_ostream &OS) {
 class TextWriter {
 public:
   TextWriter(const BuildReport &R, raw_ostream &OS, unsigned Top,
-             unsigned ChainsShown)
-      : R(R), OS(OS), Top(Top), ChainsShown(ChainsShown),
+             unsigned ChainsShown, unsigned MaxName)
+      : R(R), OS(OS), Top(Top), ChainsShown(ChainsShown), MaxName(MaxName),
         Build(R.FrontendUs + R.BackendUs) {}
   void write();
 
@@ -120,13 +120,21 @@ private:
       OS << " (top " << Shown << " of " << All << ")";
     OS << ":\n";
   }
+  /// A name cut to MaxName characters (0: whole), as ClangBuildAnalyzer
+  /// cuts template names.
+  void name(StringRef Name) {
+    if (MaxName && Name.size() > MaxName)
+      OS << Name.take_front(MaxName > 3 ? MaxName - 3 : 0) << "...";
+    else
+      OS << Name;
+  }
   void rows(StringRef Title, ArrayRef<BuildReport::Entry> Rows, bool Counts,
             bool Files);
   void headers();
 
   const BuildReport &R;
   raw_ostream &OS;
-  unsigned Top, ChainsShown;
+  unsigned Top, ChainsShown, MaxName;
   uint64_t Build;
 };
 
@@ -138,7 +146,7 @@ void TextWriter::rows(StringRef Title, ArrayRef<BuildReport::Entry> Rows,
   heading(Title, Shown, Rows.size());
   for (const BuildReport::Entry &E : Rows.take_front(Shown)) {
     time(E.Us);
-    OS << E.Name;
+    name(E.Name);
     if (Counts)
       OS << " (" << E.Count << " times, avg " << roundMs(E.Us / E.Count)
          << " ms)";
@@ -168,8 +176,9 @@ void TextWriter::headers() {
       OS << format("%10llux: ", (unsigned long long)C.Count);
       if (C.Files.empty())
         OS << "<direct include>";
+      ListSeparator Space(" ");
       for (const std::string &F : C.Files)
-        OS << sys::path::filename(F, sys::path::Style::posix) << ' ';
+        OS << Space << sys::path::filename(F, sys::path::Style::posix);
       OS << '\n';
     }
     if (Chains < H->Chains.size())
@@ -212,19 +221,17 @@ Error profkit::writeBuildReport(const Profile &P, raw_ostream &OS,
     return Params.invalid("format", "'" + Format +
                                         "' is not a report format (text or "
                                         "json)");
-  unsigned Top, Chains;
-  if (Params.get("top").getAsInteger(10, Top))
-    return Params.invalid("top", "'" + Params.get("top") +
-                                     "' is not a number of rows");
-  if (Params.get("chains").getAsInteger(10, Chains))
-    return Params.invalid("chains", "'" + Params.get("chains") +
-                                        "' is not a number of chains");
+  unsigned Top, Chains, MaxName;
+  for (auto [Name, Value] :
+       {std::pair{"top", &Top}, {"chains", &Chains}, {"max-name", &MaxName}})
+    if (Params.get(Name).getAsInteger(10, *Value))
+      return Params.invalid(Name, "'" + Params.get(Name) + "' is not a number");
   Expected<BuildReport> R = BuildReport::compute(P);
   if (!R)
     return R.takeError();
   if (Format == "json")
     writeJson(*R, OS);
   else
-    TextWriter(*R, OS, Top, Chains).write();
+    TextWriter(*R, OS, Top, Chains, MaxName).write();
   return Error::success();
 }

@@ -1,0 +1,1 @@
+int three(int X) { return X * 3; }
