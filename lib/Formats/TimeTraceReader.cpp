@@ -25,21 +25,24 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TimeTraceParser.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
 #include "profkit/Support/Saturating.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/xxhash.h"
 #include <atomic>
-#include <condition_variable>
+#include <map>
 #include <mutex>
 #include <queue>
-#include <set>
 #include <simdjson.h>
 #include <thread>
 
@@ -52,64 +55,66 @@ bool profkit::detectTimeTrace(StringRef Head) {
 
 namespace {
 
-struct TraceEvent {
-  uint64_t Start, Duration;
-  // Into the parser's string buffer, valid until it parses the next trace.
-  StringRef Name, Detail;
-  uint32_t Order; // In the file, for ties (as ClangBuildAnalyzer).
-};
-
-/// Reads and parses traces into events. One per thread, reused from file to
-/// file, so that its buffers are allocated once.
-class TraceParser {
+/// One trace's tree, aggregated as the IR holds it: a function for each
+/// event name and detail, self time and calls between them. Made by each
+/// thread for the traces it parsed, apart from the profile.
+class TraceTree {
 public:
-  /// Reads the file at Path into the buffer. False (and nothing read past
-  /// its head) if it is not a time trace.
-  Expected<bool> readFile(StringRef Path, uint64_t MaxMemory);
-  /// Takes Data as the trace to parse.
-  void setContents(StringRef Data) { Buffer.assign(Data.begin(), Data.end()); }
-  /// Parses the trace in the buffer into Events and Origin.
-  Error parse(StringRef TraceName);
+  /// Sorts the trace's events and aggregates them; takes its functions.
+  void build(StringRef TraceName, ParsedTrace &Trace);
 
-  std::vector<TraceEvent> Events;
-  uint64_t Origin = 0; // beginningOfTime, µs since the epoch.
+  struct Call {
+    uint32_t Caller, CallerEntry, Callee, CalleeEntry;
+    uint64_t Count, Us;
+  };
+  struct Root {
+    uint32_t Function;
+    uint64_t Start, Duration;
+  };
+  SmallString<256> Object;
+  /// The functions, as (event name, detail), and their names' memory.
+  std::vector<std::pair<StringRef, StringRef>> Functions;
+  BumpPtrAllocator NameMemory;
+  std::vector<uint64_t> SelfUs;
+  std::vector<Call> Calls; // Sorted by caller, entries, callee.
+  std::vector<Root> Roots;
 
 private:
-  Error error(const Twine &Msg) const {
-    return makeError(ErrorCode::Malformed, Name + ": " + Msg);
-  }
-  /// A JSON error, at the byte where the parser stopped.
-  Error jsonError(simdjson::error_code EC) const;
-  Error readEvents(simdjson::ondemand::array Events);
+  static std::vector<uint32_t>
+  passesByName(std::vector<std::pair<StringRef, StringRef>> &Functions);
+  void findParents(const std::vector<TraceEvent> &Events);
+  void numberEntries(const std::vector<TraceEvent> &Events);
+  void sweepSelf(const std::vector<TraceEvent> &Events);
 
-  std::string Name;
-  SmallVector<char, 0> Buffer; // simdjson reads up to SIMDJSON_PADDING past it.
-  simdjson::ondemand::parser Parser;
-  simdjson::ondemand::document *Doc = nullptr;
+  // Per event; kept to reuse their memory.
+  std::vector<size_t> Parent, AnalyzedParent, AnalyzedAbove;
+  std::vector<bool> Analyzed, Ended;
+  std::vector<uint32_t> Entry; // The entry number of a header.
+  // Per function: is it a Source (a header), its entries, then the next.
+  std::vector<bool> IsSource;
+  std::vector<uint32_t> Entries;
+  static constexpr size_t NoParent = ~size_t(0);
 };
 
-/// Adds traces to one profile and part, one compilation each.
+/// Adds trace trees to one profile and part, one compilation each.
 class TraceBuilder {
 public:
   explicit TraceBuilder(Profile &P);
-  /// Adds the events of the trace read from TraceName; sorts them.
   /// False if a sum overflowed.
-  [[nodiscard]] bool add(StringRef TraceName, std::vector<TraceEvent> &Events,
-                         uint64_t Origin);
+  [[nodiscard]] bool add(const TraceTree &T);
   [[nodiscard]] bool finish() { return Pt.finalize(); }
+  /// After the first trace: room for Traces like it, at most MaxBytes.
+  void reserveFor(size_t Traces, uint64_t MaxBytes) {
+    uint64_t Bytes = uint64_t(Pt.functions().size()) * sizeof(FunctionData);
+    if (Bytes && Traces > 1 && (!MaxBytes || Bytes * Traces <= MaxBytes))
+      Pt.reserveFunctions(Pt.functions().size() * Traces);
+  }
 
 private:
   Profile &P;
   Part &Pt;
   RowLayout L;
-  // Per event of the trace being added; kept to reuse their memory.
   std::vector<FuncId> Func;
-  std::vector<uint64_t> Self;
-  std::vector<size_t> Parent, AnalyzedParent, AnalyzedAbove;
-  std::vector<bool> Analyzed;
-  std::vector<uint32_t> Entry;        // The entry number of a header.
-  DenseMap<FuncId, uint32_t> Entries; // Per header: entries, then the next.
-  static constexpr size_t NoParent = ~size_t(0);
 };
 
 /// The events ClangBuildAnalyzer builds its tree of.
@@ -121,131 +126,6 @@ static bool isAnalyzedEvent(StringRef Name) {
 }
 
 } // namespace
-
-Expected<bool> TraceParser::readFile(StringRef Path, uint64_t MaxMemory) {
-  Name = Path.str();
-  Expected<sys::fs::file_t> FD = sys::fs::openNativeFileForRead(Path);
-  if (!FD)
-    return createFileError(Path, FD.takeError());
-  auto Close = make_scope_exit([&] { sys::fs::closeFile(*FD); });
-  sys::fs::file_status Status;
-  if (std::error_code EC = sys::fs::status(*FD, Status))
-    return createFileError(Path, EC);
-  uint64_t Size = Status.getSize();
-  if (MaxMemory && Size > MaxMemory)
-    return makeError(ErrorCode::LimitExceeded,
-                     Name + ": " + Twine(Size) +
-                         " bytes, over the memory limit (-max-memory)");
-  // The head first: most other JSON files are skipped without reading them.
-  Buffer.clear();
-  Buffer.reserve(Size + simdjson::SIMDJSON_PADDING);
-  Buffer.resize_for_overwrite(std::min<uint64_t>(Size, 4096));
-  Expected<size_t> Got = sys::fs::readNativeFile(*FD, Buffer);
-  if (!Got)
-    return createFileError(Path, Got.takeError());
-  Buffer.truncate(*Got);
-  if (!detectTimeTrace(StringRef(Buffer.data(), Buffer.size())))
-    return false;
-  if (Error E = sys::fs::readNativeFileToEOF(*FD, Buffer))
-    return createFileError(Path, std::move(E));
-  return true;
-}
-
-Error TraceParser::jsonError(simdjson::error_code EC) const {
-  const char *At = nullptr;
-  if (Doc && !Doc->current_location().get(At))
-    return createOffsetError(Name, At - Buffer.data(), ErrorCode::Malformed,
-                             Twine("bad JSON: ") + simdjson::error_message(EC));
-  return makeError(ErrorCode::Malformed,
-                   Name + ": bad JSON: " + simdjson::error_message(EC));
-}
-
-/// A trace's times: integers, or (in some writers) numbers with a fraction.
-static simdjson::error_code readTime(simdjson::ondemand::value V,
-                                     int64_t &Out) {
-  simdjson::ondemand::number_type Type;
-  if (auto EC = V.get_number_type().get(Type))
-    return EC;
-  if (Type == simdjson::ondemand::number_type::floating_point_number) {
-    double D;
-    if (auto EC = V.get_double().get(D))
-      return EC;
-    if (!(D > -9.2e18 && D < 9.2e18))
-      return simdjson::NUMBER_OUT_OF_RANGE;
-    Out = int64_t(D);
-    return simdjson::SUCCESS;
-  }
-  return V.get_int64().get(Out);
-}
-
-Error TraceParser::readEvents(simdjson::ondemand::array Array) {
-  bool OpenSource = false; // The last event is a `b` waiting for its `e`.
-  for (auto Element : Array) {
-    simdjson::ondemand::object Obj;
-    if (auto EC = Element.get_object().get(Obj))
-      return jsonError(EC);
-    std::string_view Ph, EventName, Detail;
-    int64_t Ts = 0, Dur = 0;
-    for (auto Field : Obj) {
-      std::string_view Key;
-      if (auto EC = Field.unescaped_key().get(Key))
-        return jsonError(EC);
-      simdjson::ondemand::value V;
-      simdjson::error_code EC = Field.value().get(V);
-      if (EC)
-        return jsonError(EC);
-      if (Key == "ph")
-        EC = V.get_string().get(Ph);
-      else if (Key == "name")
-        EC = V.get_string().get(EventName);
-      else if (Key == "ts")
-        EC = readTime(V, Ts);
-      else if (Key == "dur")
-        EC = readTime(V, Dur);
-      else if (Key == "args") {
-        // The detail: the first string member (clang writes only `detail`).
-        simdjson::ondemand::object Args;
-        if (!V.get_object().get(Args))
-          for (auto Arg : Args) {
-            std::string_view S;
-            if (Detail.empty() && !Arg.value().get_string().get(S))
-              Detail = S;
-          }
-      }
-      if (EC)
-        return jsonError(EC);
-    }
-    if (Ph == "X" && Dur < 0)
-      return error("event '" + StringRef(EventName) + "' at " + Twine(Ts) +
-                   " us has a negative duration");
-    if (Ts < 0)
-      return error("event '" + StringRef(EventName) +
-                   "' starts before the trace");
-    bool Kept = (Ph == "X" || Ph == "b" || Ph == "e") &&
-                !StringRef(EventName).starts_with("Total ");
-    if (!Kept)
-      continue;
-    // clang 19 writes a `Source` as a `b` right before its `e`.
-    if (Ph == "e") {
-      if (OpenSource) {
-        TraceEvent &B = Events.back();
-        if (uint64_t(Ts) < B.Start)
-          return error("event '" + B.Name + "' ends before it starts");
-        B.Duration = uint64_t(Ts) - B.Start;
-        OpenSource = false;
-      }
-      continue;
-    }
-    if (OpenSource) // A `b` not followed by its `e`: dropped.
-      Events.pop_back();
-    OpenSource = Ph == "b";
-    Events.push_back({uint64_t(Ts), uint64_t(Dur), EventName, Detail,
-                      uint32_t(Events.size())});
-  }
-  if (OpenSource)
-    Events.pop_back();
-  return Error::success();
-}
 
 static Error sumOverflow(StringRef Name) {
   return makeError(ErrorCode::LimitExceeded,
@@ -262,43 +142,130 @@ static std::unique_ptr<Profile> makeTraceProfile(StringRef SourceName) {
   return P;
 }
 
-TraceBuilder::TraceBuilder(Profile &P)
-    : P(P), Pt(*P.parts().front()), L(Pt.layout()) {}
-
-bool TraceBuilder::add(StringRef TraceName, std::vector<TraceEvent> &Events,
-                       uint64_t Origin) {
+void TraceTree::build(StringRef TraceName, ParsedTrace &Trace) {
+  std::vector<TraceEvent> &Events = Trace.Events;
   // The compilation: the object beside the trace, else the trace.
-  SmallString<256> Object(TraceName);
+  Object = TraceName;
   if (sys::path::extension(Object) == ".json") {
     sys::path::replace_extension(Object, ".o");
     if (!sys::fs::exists(Object))
       Object = TraceName;
   }
   sys::path::remove_dots(Object, /*remove_dot_dot=*/true);
-  StrId ObjectId = P.Strings.intern(Object);
 
-  llvm::sort(Events, [](const TraceEvent &A, const TraceEvent &B) {
-    if (A.Start != B.Start)
-      return A.Start < B.Start;
-    if (A.Duration != B.Duration)
-      return A.Duration > B.Duration;
-    return A.Order > B.Order;
-  });
-  Func.resize(Events.size());
+  // By start, then longest first, then last in the file first. Events come
+  // in the order they ended, children before parents, which std::sort's
+  // pivots handle badly; a merge sort of the reversed list keeps the last
+  // rule for free.
+  std::reverse(Events.begin(), Events.end());
+  std::stable_sort(Events.begin(), Events.end(),
+                   [](const TraceEvent &A, const TraceEvent &B) {
+                     return A.Start != B.Start ? A.Start < B.Start
+                                               : A.Duration > B.Duration;
+                   });
+  // The functions, without those of dropped events (a `b` without its `e`)
+  // and without the IR unit a pass ran on (the pass is the function).
+  std::vector<uint32_t> Target = passesByName(Trace.Functions);
+  Functions.clear();
+  std::vector<uint32_t> Index(Trace.Functions.size(), ~0u);
+  for (TraceEvent &E : Events) {
+    uint32_t From = Target[E.Function];
+    uint32_t &I = Index[From];
+    if (I == ~0u) {
+      I = Functions.size();
+      Functions.push_back(Trace.Functions[From]);
+    }
+    E.Function = I;
+  }
+  NameMemory = std::move(Trace.NameMemory);
+  Trace.Functions.clear();
+  findParents(Events);
+  numberEntries(Events);
+
+  // The calls, summed per (caller, entry, callee, entry); a call's
+  // inclusive time is the callee event's duration.
+  Calls.clear();
+  Roots.clear();
   for (size_t I = 0; I != Events.size(); ++I) {
     const TraceEvent &E = Events[I];
-    StrId File = P.Strings.intern(E.Name);
-    Func[I] = P.getOrAddFunction(
-        ObjectId, File, E.Detail.empty() ? File : P.Strings.intern(E.Detail));
+    if (Parent[I] == NoParent)
+      Roots.push_back({E.Function, Trace.Origin + E.Start, E.Duration});
+    else
+      Calls.push_back({Events[Parent[I]].Function, Entry[Parent[I]], E.Function,
+                       Entry[I], 1, E.Duration});
   }
+  llvm::sort(Calls, [](const Call &A, const Call &B) {
+    return std::tie(A.Caller, A.CallerEntry, A.Callee, A.CalleeEntry) <
+           std::tie(B.Caller, B.CallerEntry, B.Callee, B.CalleeEntry);
+  });
+  size_t Out = 0;
+  for (size_t I = 0; I != Calls.size(); ++I) {
+    const Call &C = Calls[I];
+    if (Out &&
+        std::tie(C.Caller, C.CallerEntry, C.Callee, C.CalleeEntry) ==
+            std::tie(Calls[Out - 1].Caller, Calls[Out - 1].CallerEntry,
+                     Calls[Out - 1].Callee, Calls[Out - 1].CalleeEntry)) {
+      Calls[Out - 1].Count += 1;
+      Calls[Out - 1].Us += C.Us; // A trace's µs sum stays below 2^64.
+    } else {
+      Calls[Out++] = C;
+    }
+  }
+  Calls.resize(Out);
+  sweepSelf(Events);
+}
 
-  // Parents by containment: the nearest event that contains each one, on
-  // the chain above the event before it. ClangBuildAnalyzer builds its
-  // tree of ten kinds of events only. Where another event overlaps one of
-  // those without nesting in it (the parse of a declaration that begins in
-  // a header and ends after it), containment alone would put an event it
-  // reads under a different one of its kinds than it does: such an event
-  // takes ClangBuildAnalyzer's parent, so that the report agrees with it.
+/// The new pass manager's events are named by the pass or analysis, with
+/// the IR unit it ran on as the detail: a function, `[module]` or an SCC
+/// `(f, g)`. A pass is what a build engineer asks
+/// about, and the functions are OptFunction's: each such event is mapped to
+/// the function of its name alone (added to Functions if missing; other
+/// functions map to themselves). Without this, a compilation at
+/// granularity 0 has twenty times more functions, nearly all of them a pass
+/// on one function.
+std::vector<uint32_t> TraceTree::passesByName(
+    std::vector<std::pair<StringRef, StringRef>> &Functions) {
+  // The functions the optimizer ran on: the function pass manager runs on
+  // each (an OptFunction names only those that reach code generation).
+  DenseSet<StringRef> Units = {"[module]"};
+  for (auto [Name, Detail] : Functions)
+    if (Name == "OptFunction" || Name == "PassManager<Function>")
+      Units.insert(Detail);
+  auto IsUnit = [&](StringRef Detail) {
+    if (Units.contains(Detail))
+      return true;
+    if (!Detail.consume_front("(") || !Detail.consume_back(")"))
+      return false;
+    SmallVector<StringRef, 8> Members;
+    Detail.split(Members, ", ");
+    return all_of(Members, [&](StringRef M) { return Units.contains(M); });
+  };
+  DenseMap<StringRef, uint32_t> ByName;
+  for (size_t F = 0; F != Functions.size(); ++F)
+    if (Functions[F].second.empty())
+      ByName.try_emplace(Functions[F].first, F);
+  std::vector<uint32_t> Target(Functions.size());
+  for (size_t F = 0, E = Functions.size(); F != E; ++F) {
+    auto [Name, Detail] = Functions[F];
+    Target[F] = F;
+    if (Detail.empty() || isAnalyzedEvent(Name) || !IsUnit(Detail))
+      continue;
+    auto [It, New] = ByName.try_emplace(Name, Functions.size());
+    if (New)
+      Functions.push_back({Name, StringRef()});
+    Target[F] = It->second;
+  }
+  return Target;
+}
+
+/// Parents by containment: the nearest event that contains each one, on
+/// the chain above the event before it. ClangBuildAnalyzer builds its tree
+/// of ten kinds of events only. Where another event overlaps one of those
+/// without nesting in it (the parse of a declaration that begins in a
+/// header and ends after it), containment alone would put an event it
+/// reads under a different one of its kinds than it does: such an event
+/// takes ClangBuildAnalyzer's parent, so that the report agrees with it.
+void TraceTree::findParents(const std::vector<TraceEvent> &Events) {
   auto FindParents = [&](bool OnlyAnalyzed, std::vector<size_t> &Parent) {
     Parent.assign(Events.size(), NoParent);
     SmallVector<size_t, 64> Stack;
@@ -320,7 +287,7 @@ bool TraceBuilder::add(StringRef TraceName, std::vector<TraceEvent> &Events,
   };
   Analyzed.resize(Events.size());
   for (size_t I = 0; I != Events.size(); ++I)
-    Analyzed[I] = isAnalyzedEvent(Events[I].Name);
+    Analyzed[I] = isAnalyzedEvent(Functions[Events[I].Function].first);
   FindParents(false, Parent);
   FindParents(true, AnalyzedParent);
   // The nearest analyzed event above each, by containment; parents come
@@ -332,119 +299,106 @@ bool TraceBuilder::add(StringRef TraceName, std::vector<TraceEvent> &Events,
   for (size_t I = 0; I != Events.size(); ++I)
     if (Analyzed[I] && AnalyzedAbove[I] != AnalyzedParent[I])
       Parent[I] = AnalyzedParent[I];
+}
 
-  // A header entered more than once in the compilation (clang's stddef.h
-  // has no include guard; a guarded one is entered again and left at once)
-  // numbers its entries 1, 2, ... in the lines of the calls into it and out
-  // of it, so that the include chain of each entry stays known (the report
-  // needs it); any other event is at line 0.
+/// A header entered more than once in the compilation (clang's stddef.h
+/// has no include guard; a guarded one is entered again and left at once)
+/// numbers its entries 1, 2, ... in the lines of the calls into it and out
+/// of it, so that the include chain of each entry stays known (the report
+/// needs it); any other event is at line 0.
+void TraceTree::numberEntries(const std::vector<TraceEvent> &Events) {
+  IsSource.resize(Functions.size());
+  for (size_t F = 0; F != Functions.size(); ++F)
+    IsSource[F] = Functions[F].first == "Source";
   Entry.assign(Events.size(), 0);
-  Entries.clear();
-  for (size_t I = 0; I != Events.size(); ++I)
-    if (Events[I].Name == "Source")
-      ++Entries[Func[I]];
-  for (auto &[F, N] : Entries)
+  Entries.assign(Functions.size(), 0);
+  for (const TraceEvent &E : Events)
+    if (IsSource[E.Function])
+      ++Entries[E.Function];
+  for (uint32_t &N : Entries)
     N = N > 1 ? 1 : 0;
   for (size_t I = 0; I != Events.size(); ++I)
-    if (Events[I].Name == "Source")
-      if (uint32_t &N = Entries[Func[I]])
-        Entry[I] = N++;
+    if (uint32_t &N = Entries[Events[I].Function])
+      Entry[I] = N++;
+}
 
-  // The call rows; a call's inclusive time is the callee event's duration.
-  bool Ok = true;
-  for (size_t I = 0; I != Events.size(); ++I) {
-    const TraceEvent &E = Events[I];
-    if (Parent[I] == NoParent) {
-      Pt.Intervals.push_back({Func[I], 0, Origin + E.Start, E.Duration});
-      continue;
-    }
-    CallKey K(L);
-    K.position()[0] = Entry[Parent[I]];
-    K.setSourceFile(P.function(Func[Parent[I]]).File);
-    K.setCallee(Func[I]);
-    K.target()[0] = Entry[I];
-    uint64_t Values[] = {1, E.Duration};
-    Ok &= Pt.getOrCreate(Func[Parent[I]]).Calls.add(K.key(), Values);
-  }
-
-  // Self time: each moment goes to the innermost event then running, the
-  // one last in the sort order (latest start, then shortest). clang 19's
-  // Source events overlap the events beside them without nesting; this way
-  // overlapped time counts once, and self times add up to the wall time of
-  // the roots.
-  Self.assign(Events.size(), 0);
-  std::set<size_t> Running;
+/// Self time: each moment goes to the innermost event then running, the
+/// one last in the sort order (latest start, then shortest). clang 19's
+/// Source events overlap the events beside them without nesting; this way
+/// overlapped time counts once, and self times add up to the wall time of
+/// the roots.
+void TraceTree::sweepSelf(const std::vector<TraceEvent> &Events) {
+  SelfUs.assign(Functions.size(), 0);
+  // The running events, latest in the sort order on top; an event that
+  // has ended leaves when it comes to the top.
+  std::priority_queue<size_t> Running;
   std::priority_queue<std::pair<uint64_t, size_t>,
                       std::vector<std::pair<uint64_t, size_t>>, std::greater<>>
       Ends;
+  Ended.assign(Events.size(), false);
   uint64_t Now = Events.empty() ? 0 : Events.front().Start;
+  auto Charge = [&](uint64_t Until) {
+    while (!Running.empty() && Ended[Running.top()])
+      Running.pop();
+    if (!Running.empty() && Until > Now)
+      SelfUs[Events[Running.top()].Function] += Until - Now;
+    Now = std::max(Now, Until);
+  };
   auto RunUntil = [&](uint64_t Until) {
     while (!Ends.empty() && Ends.top().first <= Until) {
       auto [End, J] = Ends.top();
       Ends.pop();
-      if (End > Now) {
-        Self[*Running.rbegin()] += End - Now;
-        Now = End;
-      }
-      Running.erase(J);
+      Charge(End);
+      Ended[J] = true;
     }
-    if (!Running.empty() && Until > Now)
-      Self[*Running.rbegin()] += Until - Now;
-    Now = std::max(Now, Until);
+    Charge(Until);
   };
   for (size_t I = 0; I != Events.size(); ++I) {
     RunUntil(Events[I].Start);
-    Running.insert(I);
+    Running.push(I);
     Ends.push({Events[I].Start + Events[I].Duration, I});
   }
   RunUntil(UINT64_MAX);
-  for (size_t I = 0; I != Events.size(); ++I) {
-    SelfKey K(L);
-    K.setSourceFile(P.function(Func[I]).File);
-    uint64_t Values[] = {Self[I]};
-    Ok &= Pt.getOrCreate(Func[I]).Self.add(K.key(), Values);
-  }
-  return Ok;
 }
 
-Error TraceParser::parse(StringRef TraceName) {
-  Name = TraceName.str();
-  Events.clear();
-  Origin = 0;
-  Doc = nullptr;
-  size_t Size = Buffer.size();
-  Buffer.reserve(Size + simdjson::SIMDJSON_PADDING);
-  simdjson::padded_string_view Json(Buffer.data(), Size, Buffer.capacity());
-  simdjson::ondemand::document Document;
-  if (auto EC = Parser.iterate(Json).get(Document))
-    return jsonError(EC);
-  Doc = &Document;
-  auto Forget = make_scope_exit([&] { Doc = nullptr; });
-  simdjson::ondemand::object Top;
-  if (auto EC = Document.get_object().get(Top))
-    return jsonError(EC);
-  bool HaveEvents = false;
-  for (auto Field : Top) {
-    std::string_view Key;
-    if (auto EC = Field.unescaped_key().get(Key))
-      return jsonError(EC);
-    if (Key == "traceEvents") {
-      simdjson::ondemand::array Array;
-      if (auto EC = Field.value().get_array().get(Array))
-        return jsonError(EC);
-      if (Error E = readEvents(Array))
-        return E;
-      HaveEvents = true;
-    } else if (Key == "beginningOfTime") {
-      simdjson::ondemand::value V;
-      int64_t T;
-      if (!Field.value().get(V) && !readTime(V, T) && T > 0)
-        Origin = uint64_t(T);
-    }
+TraceBuilder::TraceBuilder(Profile &P)
+    : P(P), Pt(*P.parts().front()), L(Pt.layout()) {}
+
+bool TraceBuilder::add(const TraceTree &T) {
+  StrId ObjectId = P.Strings.intern(T.Object);
+  Func.resize(T.Functions.size());
+  for (size_t I = 0; I != T.Functions.size(); ++I) {
+    auto [Name, Detail] = T.Functions[I];
+    StrId File = P.Strings.intern(Name);
+    Func[I] = P.getOrAddFunction(
+        ObjectId, File, Detail.empty() ? File : P.Strings.intern(Detail));
   }
-  if (!HaveEvents)
-    return error("not a clang time trace: no \"traceEvents\" array");
-  return Error::success();
+  bool Ok = true;
+  for (const TraceTree::Root &R : T.Roots)
+    Pt.Intervals.push_back({Func[R.Function], 0, R.Start, R.Duration});
+  auto Call = T.Calls.begin();
+  for (size_t I = 0; I != T.Functions.size(); ++I) {
+    FunctionData &FD = Pt.getOrCreate(Func[I]);
+    StrId File = P.function(Func[I]).File;
+    for (; Call != T.Calls.end() && Call->Caller == I; ++Call) {
+      CallKey K(L);
+      K.position()[0] = Call->CallerEntry;
+      K.setSourceFile(File);
+      K.setCallee(Func[Call->Callee]);
+      K.target()[0] = Call->CalleeEntry;
+      uint64_t Values[] = {Call->Count, Call->Us};
+      Ok &= FD.Calls.add(K.key(), Values);
+    }
+    SelfKey K(L);
+    K.setSourceFile(File);
+    uint64_t Values[] = {T.SelfUs[I]};
+    Ok &= FD.Self.add(K.key(), Values);
+    // A compilation's functions are its own: their rows are complete.
+    Ok &= FD.Calls.finalize() && FD.Self.finalize();
+    FD.Calls.shrink();
+    FD.Self.shrink();
+  }
+  return Ok;
 }
 
 Expected<std::unique_ptr<Profile>> profkit::readTimeTrace(InputStream &In,
@@ -455,12 +409,14 @@ Expected<std::unique_ptr<Profile>> profkit::readTimeTrace(InputStream &In,
   TraceParser Parser;
   Parser.setContents((*Buf)->getBuffer());
   Buf->reset();
-  if (Error E = Parser.parse(In.name()))
+  ParsedTrace Trace;
+  if (Error E = Parser.parse(In.name(), Trace))
     return std::move(E);
+  TraceTree Tree;
+  Tree.build(In.name(), Trace);
   std::unique_ptr<Profile> P = makeTraceProfile(In.name());
   TraceBuilder Builder(*P);
-  if (!Builder.add(In.name(), Parser.Events, Parser.Origin) ||
-      !Builder.finish())
+  if (!Builder.add(Tree) || !Builder.finish())
     return sumOverflow(In.name());
   return P;
 }
@@ -477,8 +433,11 @@ static Expected<std::vector<std::string>> findJsonFiles(StringRef Dir) {
     StringRef Base = sys::path::filename(Path);
     sys::fs::file_type Type = It->type();
     if (Type == sys::fs::file_type::symlink_file) {
-      ErrorOr<sys::fs::basic_file_status> St = It->status();
-      Type = St ? St->type() : sys::fs::file_type::status_error;
+      // A link to a trace is read; one to a directory is not followed, so
+      // that a link up the tree cannot loop.
+      sys::fs::file_status St;
+      Type = sys::fs::status(Path, St) ? sys::fs::file_type::status_error
+                                       : St.type();
     } else if (Type == sys::fs::file_type::directory_file &&
                Base.starts_with(".")) {
       It.no_push();
@@ -500,43 +459,59 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
   std::unique_ptr<Profile> P = makeTraceProfile(Dir);
   TraceBuilder Builder(*P);
 
-  // Files are parsed on every thread, and added to the profile one at a
-  // time in path order, each by the thread that parsed it.
+  // Files are parsed on every thread, and their trees added to the profile
+  // in path order: a tree that is done before those of the files ahead of
+  // it waits, holding its own copy of its names, so its thread parses on.
+  struct Result {
+    std::unique_ptr<TraceTree> Tree; // Null: not a time trace.
+    Error Err = Error::success();
+  };
   std::mutex Lock;
-  std::condition_variable Turn;
+  std::map<size_t, Result> Ready;
   std::atomic<size_t> NextToParse{0};
   size_t NextToAdd = 0, Skipped = 0;
   Error FirstError = Error::success();
-  bool Failed = false, Ok = true;
+  std::atomic<bool> Failed{false};
+  bool Ok = true;
+  auto AddReady = [&] {
+    for (auto It = Ready.begin();
+         !Failed && It != Ready.end() && It->first == NextToAdd;
+         It = Ready.erase(It), ++NextToAdd) {
+      if (It->second.Err) {
+        FirstError = std::move(It->second.Err);
+        Failed = true;
+      } else if (It->second.Tree) {
+        Ok &= Builder.add(*It->second.Tree);
+        // A build's compilations are alike: the first tells the size.
+        if (NextToAdd == Skipped)
+          Builder.reserveFor(Files->size() - Skipped, Opts.MaxMemory / 2);
+      } else {
+        ++Skipped;
+      }
+    }
+  };
   auto Work = [&] {
     TraceParser Parser;
-    while (true) {
+    ParsedTrace Trace;
+    while (!Failed) {
       size_t I = NextToParse++;
       if (I >= Files->size())
         return;
       const std::string &Path = (*Files)[I];
+      Result R;
       Expected<bool> IsTrace = Parser.readFile(Path, Opts.MaxMemory);
-      Error ParseError = Error::success();
-      if (IsTrace && *IsTrace)
-        ParseError = Parser.parse(Path);
-      std::unique_lock<std::mutex> Hold(Lock);
-      Turn.wait(Hold, [&] { return NextToAdd == I || Failed; });
-      if (!Failed && (!IsTrace || ParseError)) {
-        FirstError = IsTrace ? std::move(ParseError) : IsTrace.takeError();
-        Failed = true;
+      if (!IsTrace) {
+        R.Err = IsTrace.takeError();
+      } else if (*IsTrace) {
+        R.Err = Parser.parse(Path, Trace);
+        if (!R.Err) {
+          R.Tree = std::make_unique<TraceTree>();
+          R.Tree->build(Path, Trace);
+        }
       }
-      if (Failed) {
-        consumeError(IsTrace.takeError());
-        consumeError(std::move(ParseError));
-        Turn.notify_all();
-        return;
-      }
-      if (*IsTrace)
-        Ok &= Builder.add(Path, Parser.Events, Parser.Origin);
-      else
-        ++Skipped;
-      ++NextToAdd;
-      Turn.notify_all();
+      std::lock_guard<std::mutex> Hold(Lock);
+      Ready.emplace(I, std::move(R));
+      AddReady();
     }
   };
   unsigned Threads =
@@ -548,6 +523,8 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
   Work();
   for (std::thread &W : Workers)
     W.join();
+  for (auto &[I, R] : Ready) // Behind a failure.
+    consumeError(std::move(R.Err));
   if (Failed)
     return std::move(FirstError);
   if (!Builder.finish() || !Ok)
