@@ -5,6 +5,7 @@
 #include "profkit/Analysis/InclusiveCost.h"
 #include "profkit/Analysis/Totals.h"
 #include "profkit/Support/Error.h"
+#include "profkit/Transforms/BuildJoin.h"
 #include "profkit/Transforms/Demangle.h"
 #include "profkit/Transforms/EvalEvents.h"
 #include "profkit/Transforms/Filter.h"

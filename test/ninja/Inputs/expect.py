@@ -49,6 +49,9 @@ total += sum(trace.values())  # Traces without an edge keep their time.
 if args.annotate:
     print("CHECK: {:,} (100.0%)  PROGRAM TOTALS".format(total))
     for name, key, us, joined, self_us in rows:
+        if self_us:  # callgrind_annotate leaves out functions of no cost.
+            print("CHECK-DAG: {:,} ({{{{.*}}}})  ninja:{} [{}]".format(
+                self_us, name, name))
         print("INCL-DAG: {:,} ({{{{.*}}}})  ninja:{} [{}]".format(
             us if joined is None else max(us, joined), name, name))
     raise SystemExit
