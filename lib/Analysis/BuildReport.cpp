@@ -190,7 +190,7 @@ private:
   std::vector<uint64_t> RootCount;     // Intervals of each function.
   std::vector<uint64_t> RootUs;
   std::vector<uint64_t> Occurrences, Us; // Calls plus intervals.
-  DenseMap<FuncId, std::string> Normalized;
+  DenseMap<StrId, std::string> Normalized; // By detail.
   // Template sets: the set of each instantiation, for the nesting check.
   std::vector<unsigned> SetOf;
   std::vector<unsigned> Stamp;
@@ -206,37 +206,48 @@ private:
 void Builder::collect() {
   size_t NF = P.numFunctions();
   Kinds.resize(NF);
-  for (FuncId F = 0; F != NF; ++F)
-    Kinds[F] = kindOf(P.Strings.str(P.function(F).File));
+  DenseMap<StrId, Kind> KindOfFile;
+  for (FuncId F = 0; F != NF; ++F) {
+    StrId File = P.function(F).File;
+    auto [It, New] = KindOfFile.try_emplace(File);
+    if (New)
+      It->second = kindOf(P.Strings.str(File));
+    Kinds[F] = It->second;
+  }
   RootCount.assign(NF, 0);
   RootUs.assign(NF, 0);
-  std::map<std::tuple<FuncId, uint32_t, FuncId, uint32_t>, size_t> Index;
   for (const auto &Pt : P.parts()) {
     RowLayout L = Pt->layout();
     // The entry numbers are lines; a profile placed otherwise has none.
     bool ByLine = L.P && Pt->positions().front() == PositionKind::Line;
     for (const FunctionData &FD : Pt->functions())
       for (const Row &Rw : FD.Calls) {
-        FuncId To = L.callee(Rw);
         uint32_t From = ByLine ? uint32_t(L.position(Rw)[0]) : 0;
         uint32_t Into = ByLine ? uint32_t(L.callTarget(Rw)[0]) : 0;
-        auto [It, New] =
-            Index.try_emplace({To, Into, FD.Id, From}, Edges.size());
-        if (New)
-          Edges.push_back({FD.Id, To, From, Into, 0, 0});
-        Edge &E = Edges[It->second];
-        (void)addCost(E.Count, Rw.value(0));
-        (void)addCost(E.Us, Rw.value(1 + Event));
+        Edges.push_back({FD.Id, L.callee(Rw), From, Into, Rw.value(0),
+                         Rw.value(1 + Event)});
       }
     for (const Interval &I : Pt->Intervals) {
       ++RootCount[I.Function];
       (void)addCost(RootUs[I.Function], I.Duration);
     }
   }
-  llvm::sort(Edges, [](const Edge &A, const Edge &B) {
-    return std::tie(A.Callee, A.CalleeEntry, A.Caller, A.CallerEntry) <
-           std::tie(B.Callee, B.CalleeEntry, B.Caller, B.CallerEntry);
-  });
+  // Rows of the same call (in several parts) summed.
+  auto Key = [](const Edge &E) {
+    return std::tie(E.Callee, E.CalleeEntry, E.Caller, E.CallerEntry);
+  };
+  llvm::sort(Edges,
+             [&](const Edge &A, const Edge &B) { return Key(A) < Key(B); });
+  size_t Out = 0;
+  for (const Edge &E : Edges) {
+    if (Out && Key(Edges[Out - 1]) == Key(E)) {
+      (void)addCost(Edges[Out - 1].Count, E.Count);
+      (void)addCost(Edges[Out - 1].Us, E.Us);
+    } else {
+      Edges[Out++] = E;
+    }
+  }
+  Edges.resize(Out);
   FirstCaller.assign(NF + 1, 0);
   for (const Edge &E : Edges)
     ++FirstCaller[E.Callee + 1];
@@ -251,7 +262,7 @@ void Builder::collect() {
 }
 
 const std::string &Builder::normalized(FuncId F) {
-  auto [It, New] = Normalized.try_emplace(F);
+  auto [It, New] = Normalized.try_emplace(P.function(F).Name);
   if (New)
     It->second = normalizeBuildPath(detail(F));
   return It->second;
@@ -409,32 +420,38 @@ static std::vector<BuildReport::Entry> rowsOf(const MapT &M) {
 }
 
 void Builder::addTemplates(BuildReport &R) {
-  StringMap<BuildReport::Entry> ByName, BySet;
+  // Rows by the detail's string; sets by their name, each detail's once.
+  DenseMap<StrId, BuildReport::Entry> ByName;
+  DenseMap<StrId, unsigned> SetOfName;
   StringMap<unsigned> SetIds;
+  std::vector<BuildReport::Entry> Sets;
   size_t NF = P.numFunctions();
   SetOf.assign(NF, ~0u);
   Stamp.assign(NF, 0);
-  std::vector<std::string> SetNames;
   for (FuncId F = 0; F != NF; ++F) {
     if (Kinds[F] != Kind::Instantiate || !Occurrences[F])
       continue;
-    std::string Set = collapseTemplateArgs(detail(F));
-    auto [It, New] = SetIds.try_emplace(Set, SetNames.size());
-    if (New)
-      SetNames.push_back(Set);
+    auto [It, New] = SetOfName.try_emplace(P.function(F).Name);
+    if (New) {
+      std::string Set = collapseTemplateArgs(detail(F));
+      auto [Id, NewSet] = SetIds.try_emplace(Set, Sets.size());
+      if (NewSet)
+        Sets.push_back({std::move(Set), 0, 0, {}});
+      It->second = Id->second;
+    }
     SetOf[F] = It->second;
   }
+  std::vector<bool> SetSeen(Sets.size());
   for (FuncId F = 0; F != NF; ++F) {
     if (SetOf[F] == ~0u)
       continue;
-    BuildReport::Entry &T = ByName[detail(F)];
-    T.Name = detail(F).str();
+    BuildReport::Entry &T = ByName[P.function(F).Name];
     (void)addCost(T.Us, Us[F]);
     (void)addCost(T.Count, Occurrences[F]);
     // A set counts its outermost instantiations only.
+    BuildReport::Entry &S = Sets[SetOf[F]];
     auto AddToSet = [&](uint64_t Count, uint64_t Time) {
-      BuildReport::Entry &S = BySet[SetNames[SetOf[F]]];
-      S.Name = SetNames[SetOf[F]];
+      SetSeen[SetOf[F]] = true;
       (void)addCost(S.Us, Time);
       (void)addCost(S.Count, Count);
     };
@@ -444,16 +461,29 @@ void Builder::addTemplates(BuildReport &R) {
       if (!inSetOrBelow(E.Caller, SetOf[F]))
         AddToSet(E.Count, E.Us);
   }
-  R.Templates = rowsOf(ByName);
-  R.TemplateSets = rowsOf(BySet);
+  for (auto &[Name, T] : ByName) {
+    T.Name = P.Strings.str(Name).str();
+    R.Templates.push_back(std::move(T));
+  }
+  sortRows(R.Templates);
+  for (size_t I = 0; I != Sets.size(); ++I)
+    if (SetSeen[I])
+      R.TemplateSets.push_back(std::move(Sets[I]));
+  sortRows(R.TemplateSets);
 }
 
 void Builder::addFunctions(BuildReport &R) {
+  // Mangled names demangled once each; a constructor's C1 and C2 names
+  // demangle alike and are one row, as ClangBuildAnalyzer has them.
+  DenseMap<StrId, std::string> Demangled;
   std::map<std::pair<std::string, std::string>, BuildReport::Entry> Rows;
   for (FuncId F = 0; F != P.numFunctions(); ++F) {
     if (Kinds[F] != Kind::OptFunction || !Occurrences[F])
       continue;
-    std::string Name = demangleAsBuildAnalyzer(detail(F));
+    auto [It, New] = Demangled.try_emplace(P.function(F).Name);
+    if (New)
+      It->second = demangleAsBuildAnalyzer(detail(F));
+    const std::string &Name = It->second;
     auto Add = [&](const std::string &File, uint64_t Us) {
       BuildReport::Entry &E = Rows[{Name, File}];
       E.Name = Name;

@@ -101,9 +101,92 @@ size_t skipValue(StringRef S, size_t I) {
 
 } // namespace
 
+/// The text of a trace: a buffer, or a file read forward through a window
+/// as parsing moves on (a file of a hundred megabytes is then never held
+/// whole), falling back to reading it whole.
+class TraceText {
+public:
+  explicit TraceText(StringRef Whole) : Whole(Whole), Size(Whole.size()) {}
+  TraceText(sys::fs::file_t FD, uint64_t Size, uint64_t MaxMemory,
+            SmallVectorImpl<char> &Window, SmallVectorImpl<char> &Buffer)
+      : FD(FD), Size(Size), MaxMemory(MaxMemory), Window(&Window),
+        Buffer(&Buffer) {
+    Window.clear();
+  }
+  size_t size() const { return Size; }
+  /// The bytes from Begin to End (clipped to the size). Begin never goes
+  /// back before that of an earlier call.
+  Expected<StringRef> get(size_t Begin, size_t End);
+  /// All of it.
+  Expected<StringRef> whole();
+
+private:
+  Error read(SmallVectorImpl<char> &To, size_t Offset, size_t N);
+
+  StringRef Whole;
+  sys::fs::file_t FD = sys::fs::kInvalidFile;
+  size_t Size;
+  uint64_t MaxMemory = 0;
+  SmallVectorImpl<char> *Window = nullptr, *Buffer = nullptr;
+  size_t Base = 0; // The offset of Window's first byte.
+};
+
+Error TraceText::read(SmallVectorImpl<char> &To, size_t Offset, size_t N) {
+  size_t Old = To.size();
+  To.resize_for_overwrite(Old + N);
+  size_t Got = 0;
+  while (Got != N) {
+    Expected<size_t> R = sys::fs::readNativeFileSlice(
+        FD, MutableArrayRef<char>(To.data() + Old + Got, N - Got),
+        Offset + Got);
+    if (!R)
+      return R.takeError();
+    if (!*R)
+      break; // The file shrank.
+    Got += *R;
+  }
+  To.truncate(Old + Got);
+  return Error::success();
+}
+
+Expected<StringRef> TraceText::get(size_t Begin, size_t End) {
+  End = std::min(End, Size);
+  if (!Window)
+    return Whole.slice(Begin, End);
+  assert(Begin >= Base && "the window only moves forward");
+  size_t Have = Base + Window->size();
+  if (End > Have) {
+    // Keep [Begin, Have), read on to End in blocks.
+    size_t Keep = Begin < Have ? Have - Begin : 0;
+    if (Keep)
+      std::memmove(Window->data(), Window->data() + (Begin - Base), Keep);
+    Window->truncate(Keep);
+    Base = Begin;
+    size_t From = Base + Keep;
+    size_t Want = std::min(Size, std::max(End, From + (4u << 20))) - From;
+    if (Error E = read(*Window, From, Want))
+      return std::move(E);
+  }
+  return StringRef(Window->data() + (Begin - Base),
+                   std::min(End, Base + Window->size()) - Begin);
+}
+
+Expected<StringRef> TraceText::whole() {
+  if (!Window)
+    return Whole;
+  if (MaxMemory && Size > MaxMemory)
+    return makeError(ErrorCode::LimitExceeded,
+                     Twine(Size) +
+                         " bytes, over the memory limit (-max-memory)");
+  Buffer->clear();
+  if (Error E = read(*Buffer, 0, Size))
+    return std::move(E);
+  return StringRef(Buffer->data(), Buffer->size());
+}
+
 class TraceParser::Impl {
 public:
-  Error parse(StringRef TraceName, StringRef Json, ParsedTrace &Out);
+  Error parse(StringRef TraceName, TraceText &Text, ParsedTrace &Out);
 
 private:
   Error error(const Twine &Msg) const {
@@ -128,9 +211,11 @@ private:
   }
   uint32_t functionOf(std::string_view EventName, std::string_view Detail);
 
-  /// Cuts the piece at Begin by a guess (see the file comment); false if
-  /// there is nothing to guess by.
-  bool guessPiece(StringRef Json, size_t Begin, Piece &P) const;
+  /// Cuts the piece at Begin by a guess (see the file comment), Remaining
+  /// bytes before the end of the file; false if there is nothing to guess
+  /// by.
+  bool guessPiece(StringRef Json, size_t Begin, size_t Remaining,
+                  Piece &P) const;
 
   std::string Name;
   ParsedTrace *Out = nullptr;
@@ -176,6 +261,10 @@ static simdjson::error_code readTime(simdjson::ondemand::value V,
 
 uint32_t TraceParser::Impl::functionOf(std::string_view EventName,
                                        std::string_view Detail) {
+  // A pass is one function, whatever it ran on (most of a trace at
+  // granularity 0 is passes on each function).
+  if (looksLikeIRUnit(Detail) && !isAnalyzedEvent(EventName))
+    Detail = {};
   // The parser's strings last until the next piece: a new function keeps
   // copies.
   auto It = FunctionIndex.find({StringRef(EventName), StringRef(Detail)});
@@ -362,7 +451,7 @@ bool TraceParser::Impl::scanPiece(StringRef Json, size_t Begin,
   }
 }
 
-Error TraceParser::Impl::parse(StringRef TraceName, StringRef Json,
+Error TraceParser::Impl::parse(StringRef TraceName, TraceText &Text,
                                ParsedTrace &Trace) {
   Name = TraceName.str();
   Out = &Trace;
@@ -387,26 +476,46 @@ Error TraceParser::Impl::parse(StringRef TraceName, StringRef Json,
     OpenSource = HaveEvents = false;
     SplitAt = SIZE_MAX;
     DeltaLow = 0;
-    if (Error E = parseDocument(Json, /*TopLevel=*/true))
+    Expected<StringRef> Json = Text.whole();
+    if (!Json)
+      return createFileError(Name, Json.takeError());
+    if (Error E = parseDocument(*Json, /*TopLevel=*/true))
       return E;
     return Finish();
   };
+  auto Get = [&](size_t Begin, size_t End) -> StringRef {
+    Expected<StringRef> S = Text.get(Begin, End);
+    if (S)
+      return *S;
+    consumeError(S.takeError()); // Read again, whole, for the error.
+    return StringRef();
+  };
 
-  size_t Open = findArray(Json);
+  // clang writes the array first.
+  StringRef Head = Get(0, 1 << 16);
+  size_t Open = findArray(Head);
   if (Open == StringRef::npos)
     return ParseWhole();
-  size_t Close = skipSpace(Json, Open + 1);
-  bool Empty = Close < Json.size() && Json[Close] == ']';
-  for (size_t Begin = Close; !Empty;) {
+  std::string Outside = Head.take_front(Open + 1).str();
+  size_t Close = Open + 1;
+  for (size_t Begin = Close;;) {
+    StringRef Json = Get(Begin, Begin + 2 * PieceBytes + 4096);
+    size_t Lead = skipSpace(Json, 0);
+    if (Lead == Json.size())
+      return ParseWhole();
+    if (Json[Lead] == ']' && Begin == Open + 1) { // No events.
+      Close = Begin + Lead;
+      break;
+    }
     Piece P;
-    bool Guessed = guessPiece(Json, Begin, P);
+    bool Guessed = guessPiece(Json, Lead, Text.size() - Begin, P);
     size_t Kept = Trace.Events.size();
     bool WasOpen = OpenSource;
     while (true) {
-      if (!Guessed && !scanPiece(Json, Begin, P))
+      if (!Guessed && !scanPiece(Json, Lead, P))
         return ParseWhole();
       SplitAt = SIZE_MAX;
-      DeltaLow = P.Begin - 1;
+      DeltaLow = Begin + P.Begin - 1;
       JsonFailed = false;
       Error E = parseDocument(Json.slice(P.Begin, P.End), /*TopLevel=*/false);
       if (!E)
@@ -420,25 +529,24 @@ Error TraceParser::Impl::parse(StringRef TraceName, StringRef Json,
       Guessed = false;
     }
     if (P.Last) {
-      Close = P.Next;
+      Close = Begin + P.Next;
       break;
     }
-    Begin = P.Next;
+    Begin += P.Next;
   }
   // The object around the array, with the array left empty.
   SplitAt = Open + 1;
   DeltaLow = 0;
   DeltaHigh = Close - (Open + 1);
-  std::string Outside =
-      (Json.take_front(Open + 1) + Json.drop_front(Close)).str();
+  Outside += Get(Close, Text.size());
   if (Error E = parseDocument(Outside, /*TopLevel=*/true))
     return E;
   return Finish();
 }
 
 bool TraceParser::Impl::guessPiece(StringRef Json, size_t Begin,
-                                   Piece &P) const {
-  if (Json.size() - Begin > 2 * PieceBytes) {
+                                   size_t Remaining, Piece &P) const {
+  if (Remaining > 2 * PieceBytes) {
     // Up to the last `},{` of the next megabyte.
     size_t Cut = Json.slice(Begin, Begin + PieceBytes).rfind("},{");
     if (Cut == StringRef::npos || !Cut)
@@ -446,7 +554,7 @@ bool TraceParser::Impl::guessPiece(StringRef Json, size_t Begin,
     P = {Begin, Begin + Cut + 1, Begin + Cut + 2, false};
     return true;
   }
-  // The rest of the array: up to the file's last `]`.
+  // The rest of the array, all in Json: up to the file's last `]`.
   size_t Last = Json.rfind(']');
   if (Last == StringRef::npos || Last <= Begin)
     return false;
@@ -461,10 +569,12 @@ TraceParser::TraceParser() : I(std::make_unique<Impl>()) {}
 TraceParser::~TraceParser() = default;
 
 Error TraceParser::parse(StringRef TraceName, ParsedTrace &Out) {
-  return I->parse(TraceName, StringRef(Buffer.data(), Buffer.size()), Out);
+  TraceText Text(StringRef(Buffer.data(), Buffer.size()));
+  return I->parse(TraceName, Text, Out);
 }
 
-Expected<bool> TraceParser::readFile(StringRef Path, uint64_t MaxMemory) {
+Expected<bool> TraceParser::parseFile(StringRef Path, uint64_t MaxMemory,
+                                      ParsedTrace &Out) {
   Expected<sys::fs::file_t> FD = sys::fs::openNativeFileForRead(Path);
   if (!FD)
     return createFileError(Path, FD.takeError());
@@ -472,22 +582,14 @@ Expected<bool> TraceParser::readFile(StringRef Path, uint64_t MaxMemory) {
   sys::fs::file_status Status;
   if (std::error_code EC = sys::fs::status(*FD, Status))
     return createFileError(Path, EC);
-  uint64_t Size = Status.getSize();
-  if (MaxMemory && Size > MaxMemory)
-    return makeError(ErrorCode::LimitExceeded,
-                     Path + ": " + Twine(Size) +
-                         " bytes, over the memory limit (-max-memory)");
-  // The head first: most other JSON files are skipped without reading them.
-  Buffer.clear();
-  Buffer.reserve(Size);
-  Buffer.resize_for_overwrite(std::min<uint64_t>(Size, 4096));
-  Expected<size_t> Got = sys::fs::readNativeFile(*FD, Buffer);
-  if (!Got)
-    return createFileError(Path, Got.takeError());
-  Buffer.truncate(*Got);
-  if (!detectTimeTrace(StringRef(Buffer.data(), Buffer.size())))
+  TraceText Text(*FD, Status.getSize(), MaxMemory, Window, Buffer);
+  // Most other JSON files are told by their head.
+  Expected<StringRef> Head = Text.get(0, 4096);
+  if (!Head)
+    return createFileError(Path, Head.takeError());
+  if (!detectTimeTrace(*Head))
     return false;
-  if (Error E = sys::fs::readNativeFileToEOF(*FD, Buffer))
-    return createFileError(Path, std::move(E));
+  if (Error E = I->parse(Path, Text, Out))
+    return std::move(E);
   return true;
 }

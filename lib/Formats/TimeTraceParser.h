@@ -10,6 +10,7 @@
 #define PROFKIT_LIB_FORMATS_TIMETRACEPARSER_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
@@ -19,6 +20,24 @@
 #include <vector>
 
 namespace profkit {
+
+/// The events ClangBuildAnalyzer builds its tree of.
+inline bool isAnalyzedEvent(llvm::StringRef Name) {
+  return llvm::is_contained({"ExecuteCompiler", "Frontend", "Backend", "Source",
+                             "ParseTemplate", "ParseClass", "InstantiateClass",
+                             "InstantiateFunction", "OptModule", "OptFunction"},
+                            Name);
+}
+
+/// Does the detail of an event of the new pass manager name the IR unit it
+/// ran on, by its look: `[module]`, a mangled function or an SCC of them?
+/// (Unmangled C functions are told by the trace's function pass manager
+/// events; see TraceTree.)
+inline bool looksLikeIRUnit(llvm::StringRef Detail) {
+  return Detail == "[module]" || Detail.starts_with("_Z") ||
+         Detail.starts_with("?") || Detail.starts_with("(_Z") ||
+         Detail.starts_with("(?");
+}
 
 struct TraceEvent {
   uint64_t Start, Duration;
@@ -42,20 +61,21 @@ class TraceParser {
 public:
   TraceParser();
   ~TraceParser();
-  /// Reads the file at Path. False (and nothing read past its head) if it is
-  /// not a time trace.
-  llvm::Expected<bool> readFile(llvm::StringRef Path, uint64_t MaxMemory);
+  /// Parses the file at Path into Out, reading it as it goes. False (and
+  /// nothing read past its head) if it is not a time trace.
+  llvm::Expected<bool> parseFile(llvm::StringRef Path, uint64_t MaxMemory,
+                                 ParsedTrace &Out);
   /// Takes Data as the trace to parse.
   void setContents(llvm::StringRef Data) {
     Buffer.assign(Data.begin(), Data.end());
   }
-  /// Parses the trace read into Out, named TraceName in errors.
+  /// Parses the trace of setContents() into Out, named TraceName in errors.
   llvm::Error parse(llvm::StringRef TraceName, ParsedTrace &Out);
 
 private:
   class Impl;
   std::unique_ptr<Impl> I;
-  llvm::SmallVector<char, 0> Buffer;
+  llvm::SmallVector<char, 0> Buffer, Window;
 };
 
 } // namespace profkit

@@ -103,11 +103,16 @@ public:
   /// False if a sum overflowed.
   [[nodiscard]] bool add(const TraceTree &T);
   [[nodiscard]] bool finish() { return Pt.finalize(); }
-  /// After the first trace: room for Traces like it, at most MaxBytes.
-  void reserveFor(size_t Traces, uint64_t MaxBytes) {
-    uint64_t Bytes = uint64_t(Pt.functions().size()) * sizeof(FunctionData);
-    if (Bytes && Traces > 1 && (!MaxBytes || Bytes * Traces <= MaxBytes))
-      Pt.reserveFunctions(Pt.functions().size() * Traces);
+  /// Room for the functions of every trace, guessed from those read so far
+  /// (Done of Total bytes of JSON), at most MaxBytes of them: a build's
+  /// compilations are alike, and a vector that doubles would copy them.
+  void reserveFor(uint64_t Done, uint64_t Total, uint64_t MaxBytes) {
+    size_t Have = Pt.functions().size();
+    if (!Done || !Have || Pt.functions().capacity() >= Have * (Total / Done))
+      return;
+    double Guess = double(Have) * double(Total) / double(Done) * 1.25;
+    if (!MaxBytes || Guess * sizeof(FunctionData) <= double(MaxBytes))
+      Pt.reserveFunctions(size_t(Guess));
   }
 
 private:
@@ -116,14 +121,6 @@ private:
   RowLayout L;
   std::vector<FuncId> Func;
 };
-
-/// The events ClangBuildAnalyzer builds its tree of.
-static bool isAnalyzedEvent(StringRef Name) {
-  return is_contained({"ExecuteCompiler", "Frontend", "Backend", "Source",
-                       "ParseTemplate", "ParseClass", "InstantiateClass",
-                       "InstantiateFunction", "OptModule", "OptFunction"},
-                      Name);
-}
 
 } // namespace
 
@@ -217,17 +214,16 @@ void TraceTree::build(StringRef TraceName, ParsedTrace &Trace) {
 
 /// The new pass manager's events are named by the pass or analysis, with
 /// the IR unit it ran on as the detail: a function, `[module]` or an SCC
-/// `(f, g)`. A pass is what a build engineer asks
-/// about, and the functions are OptFunction's: each such event is mapped to
-/// the function of its name alone (added to Functions if missing; other
-/// functions map to themselves). Without this, a compilation at
-/// granularity 0 has twenty times more functions, nearly all of them a pass
-/// on one function.
+/// `(f, g)`. A pass is what a build engineer asks about, and the functions
+/// are OptFunction's: each such event is mapped to the function of its
+/// name alone (added to Functions if missing; other functions map to
+/// themselves). The parser maps those it can tell by their look
+/// (looksLikeIRUnit); these are unmangled (C) functions and their SCCs.
 std::vector<uint32_t> TraceTree::passesByName(
     std::vector<std::pair<StringRef, StringRef>> &Functions) {
   // The functions the optimizer ran on: the function pass manager runs on
   // each (an OptFunction names only those that reach code generation).
-  DenseSet<StringRef> Units = {"[module]"};
+  DenseSet<StringRef> Units;
   for (auto [Name, Detail] : Functions)
     if (Name == "OptFunction" || Name == "PassManager<Function>")
       Units.insert(Detail);
@@ -235,7 +231,7 @@ std::vector<uint32_t> TraceTree::passesByName(
     if (Units.contains(Detail))
       return true;
     if (!Detail.consume_front("(") || !Detail.consume_back(")"))
-      return false;
+      return false; // An SCC, `(f, g)`.
     SmallVector<StringRef, 8> Members;
     Detail.split(Members, ", ");
     return all_of(Members, [&](StringRef M) { return Units.contains(M); });
@@ -424,8 +420,13 @@ Expected<std::unique_ptr<Profile>> profkit::readTimeTrace(InputStream &In,
 /// The `.json` files under Dir, recursively, in bytewise path order;
 /// directories whose names start with '.' are left out, as
 /// ClangBuildAnalyzer leaves them out.
-static Expected<std::vector<std::string>> findJsonFiles(StringRef Dir) {
-  std::vector<std::string> Files;
+struct JsonFile {
+  std::string Path;
+  uint64_t Size;
+};
+
+static Expected<std::vector<JsonFile>> findJsonFiles(StringRef Dir) {
+  std::vector<JsonFile> Files;
   std::error_code EC;
   for (sys::fs::recursive_directory_iterator It(Dir, EC, /*follow=*/false), End;
        It != End && !EC; It.increment(EC)) {
@@ -442,20 +443,27 @@ static Expected<std::vector<std::string>> findJsonFiles(StringRef Dir) {
                Base.starts_with(".")) {
       It.no_push();
     }
-    if (Type == sys::fs::file_type::regular_file && Base.ends_with(".json"))
-      Files.push_back(Path.str());
+    uint64_t Size;
+    if (Type == sys::fs::file_type::regular_file && Base.ends_with(".json") &&
+        !sys::fs::file_size(Path, Size))
+      Files.push_back({Path.str(), Size});
   }
   if (EC)
     return createFileError(Dir, EC);
-  llvm::sort(Files);
+  llvm::sort(Files, [](const JsonFile &A, const JsonFile &B) {
+    return A.Path < B.Path;
+  });
   return Files;
 }
 
 Expected<std::unique_ptr<Profile>>
 profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
-  Expected<std::vector<std::string>> Files = findJsonFiles(Dir);
+  Expected<std::vector<JsonFile>> Files = findJsonFiles(Dir);
   if (!Files)
     return Files.takeError();
+  uint64_t TotalBytes = 0, AddedBytes = 0;
+  for (const JsonFile &F : *Files)
+    TotalBytes += F.Size;
   std::unique_ptr<Profile> P = makeTraceProfile(Dir);
   TraceBuilder Builder(*P);
 
@@ -482,11 +490,11 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
         Failed = true;
       } else if (It->second.Tree) {
         Ok &= Builder.add(*It->second.Tree);
-        // A build's compilations are alike: the first tells the size.
-        if (NextToAdd == Skipped)
-          Builder.reserveFor(Files->size() - Skipped, Opts.MaxMemory / 2);
+        AddedBytes += (*Files)[NextToAdd].Size;
+        Builder.reserveFor(AddedBytes, TotalBytes, Opts.MaxMemory / 2);
       } else {
         ++Skipped;
+        TotalBytes -= (*Files)[NextToAdd].Size;
       }
     }
   };
@@ -497,17 +505,14 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
       size_t I = NextToParse++;
       if (I >= Files->size())
         return;
-      const std::string &Path = (*Files)[I];
+      const std::string &Path = (*Files)[I].Path;
       Result R;
-      Expected<bool> IsTrace = Parser.readFile(Path, Opts.MaxMemory);
+      Expected<bool> IsTrace = Parser.parseFile(Path, Opts.MaxMemory, Trace);
       if (!IsTrace) {
         R.Err = IsTrace.takeError();
       } else if (*IsTrace) {
-        R.Err = Parser.parse(Path, Trace);
-        if (!R.Err) {
-          R.Tree = std::make_unique<TraceTree>();
-          R.Tree->build(Path, Trace);
-        }
+        R.Tree = std::make_unique<TraceTree>();
+        R.Tree->build(Path, Trace);
       }
       std::lock_guard<std::mutex> Hold(Lock);
       Ready.emplace(I, std::move(R));
