@@ -104,15 +104,20 @@ public:
   [[nodiscard]] bool add(const TraceTree &T);
   [[nodiscard]] bool finish() { return Pt.finalize(); }
   /// Room for the functions of every trace, guessed from those read so far
-  /// (Done of Total bytes of JSON), at most MaxBytes of them: a build's
-  /// compilations are alike, and a vector that doubles would copy them.
+  /// (Done of Total bytes of JSON), at most MaxBytes of them. A build's
+  /// compilations are alike, and a vector that doubles copies its contents
+  /// each time: twice the guess is mapped once, and only the pages used are
+  /// ever touched.
   void reserveFor(uint64_t Done, uint64_t Total, uint64_t MaxBytes) {
     size_t Have = Pt.functions().size();
-    if (!Done || !Have || Pt.functions().capacity() >= Have * (Total / Done))
+    if (!Have || Done < std::min<uint64_t>(Total, 4 << 20))
+      return; // Too little read to tell.
+    double Guess = double(Have) * double(Total) / double(Done);
+    if (double(Pt.functions().capacity()) >= Guess * 1.1)
       return;
-    double Guess = double(Have) * double(Total) / double(Done) * 1.25;
-    if (!MaxBytes || Guess * sizeof(FunctionData) <= double(MaxBytes))
-      Pt.reserveFunctions(size_t(Guess));
+    double Bytes = 2 * Guess * sizeof(FunctionData);
+    if (!MaxBytes || Bytes <= double(MaxBytes))
+      Pt.reserveFunctions(size_t(2 * Guess));
   }
 
 private:
@@ -361,13 +366,16 @@ TraceBuilder::TraceBuilder(Profile &P)
     : P(P), Pt(*P.parts().front()), L(Pt.layout()) {}
 
 bool TraceBuilder::add(const TraceTree &T) {
+  // A new object's functions are all new, and a trace's are distinct.
+  bool NewObject = !P.Strings.lookup(T.Object);
   StrId ObjectId = P.Strings.intern(T.Object);
   Func.resize(T.Functions.size());
   for (size_t I = 0; I != T.Functions.size(); ++I) {
     auto [Name, Detail] = T.Functions[I];
     StrId File = P.Strings.intern(Name);
-    Func[I] = P.getOrAddFunction(
-        ObjectId, File, Detail.empty() ? File : P.Strings.intern(Detail));
+    StrId FnName = Detail.empty() ? File : P.Strings.intern(Detail);
+    Func[I] = NewObject ? P.addNewFunction(ObjectId, File, FnName)
+                        : P.getOrAddFunction(ObjectId, File, FnName);
   }
   bool Ok = true;
   for (const TraceTree::Root &R : T.Roots)

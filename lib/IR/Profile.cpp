@@ -207,22 +207,30 @@ std::optional<unsigned> Profile::findEvent(StringRef Name) const {
   return It->second;
 }
 
+void Profile::index(FuncId F) {
+  const Function &Fn = Functions[F];
+  FunctionIndex.try_emplace(std::make_tuple(Fn.Object, Fn.File, Fn.Name), F);
+  if (Fn.Name >= ByName.size())
+    ByName.resize(Fn.Name + 1, FirstOfName{0, 0, NoFunction});
+  if (ByName[Fn.Name].F == NoFunction)
+    ByName[Fn.Name] = {Fn.Object, Fn.File, F};
+}
+
 FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
+  for (; NumIndexed < Functions.size(); ++NumIndexed)
+    index(FuncId(NumIndexed));
   if (Name < ByName.size()) {
     const FirstOfName &First = ByName[Name];
     if (First.F != NoFunction && First.Object == Object && First.File == File)
       return First.F;
   }
-  auto [It, Inserted] = FunctionIndex.try_emplace(
-      std::make_tuple(Object, File, Name), FuncId(Functions.size()));
-  if (Inserted) {
-    Functions.push_back(Function{Object, File, Name});
-    if (Name >= ByName.size())
-      ByName.resize(Name + 1, FirstOfName{0, 0, NoFunction});
-    if (ByName[Name].F == NoFunction)
-      ByName[Name] = {Object, File, It->second};
-  }
-  return It->second;
+  auto It = FunctionIndex.find(std::make_tuple(Object, File, Name));
+  if (It != FunctionIndex.end())
+    return It->second;
+  FuncId F = addNewFunction(Object, File, Name);
+  index(F);
+  ++NumIndexed;
+  return F;
 }
 
 Part &Profile::addPart(ArrayRef<PositionKind> Positions) {

@@ -359,6 +359,13 @@ public:
   }
 
   FuncId getOrAddFunction(StrId Object, StrId File, StrId Name);
+  /// Adds a function the caller knows is new (of an object no function has
+  /// yet; a directory of time traces adds a million such). It is indexed
+  /// when getOrAddFunction() next looks.
+  FuncId addNewFunction(StrId Object, StrId File, StrId Name) {
+    Functions.push_back(Function{Object, File, Name});
+    return FuncId(Functions.size() - 1);
+  }
   const Function &function(FuncId F) const { return Functions[F]; }
   size_t numFunctions() const { return Functions.size(); }
   llvm::StringRef functionName(FuncId F) const {
@@ -392,6 +399,8 @@ private:
   };
   static constexpr FuncId NoFunction = ~FuncId(0);
   std::vector<FirstOfName> ByName;
+  size_t NumIndexed = 0; // Functions in FunctionIndex and ByName.
+  void index(FuncId F);
   std::vector<InlineSite> Sites = {InlineSite()};
   llvm::DenseMap<std::tuple<InlineSiteId, uint64_t, uint64_t, FuncId>,
                  InlineSiteId>
