@@ -13,6 +13,7 @@ differ; exits 1 if any does.
 """
 import json
 import re
+import subprocess
 import sys
 from collections import Counter
 
@@ -117,6 +118,23 @@ def main():
     for r in pk['functions']:
         pool.setdefault((r['name'], r['file']), []).append(round(r['ms'] * 1000))
     bad = []
+    # ClangBuildAnalyzer's 2019 demangler leaves some names mangled (C++20
+    # constraints, `TnN` template parameters); profkit demangles them, as
+    # llvm-cxxfilt-19 does, with ClangBuildAnalyzer's `> >`.
+    mangled = sorted({n for (n, f), _, _ in cba['functions'] if n.startswith('_Z')})
+    if mangled:
+        out = subprocess.run(['llvm-cxxfilt-19'], input='\n'.join(mangled),
+                             capture_output=True, text=True).stdout.split('\n')
+        spaced = {}
+        for m, d in zip(mangled, out):
+            t = ''
+            for i, c in enumerate(d):
+                t += c
+                if c == '>' and d[i + 1:i + 2] == '>' and not t[:-1].endswith('operator'):
+                    t += ' '
+            spaced[m] = t
+        print('     (%d names ClangBuildAnalyzer left mangled, compared demangled)' % len(mangled))
+        cba['functions'] = [((spaced.get(n, n), f), ms, c) for (n, f), ms, c in cba['functions']]
     for (name, file), ms, _ in cba['functions']:
         cands = pool.get((name, file), [])
         hit = next((i for i, us in enumerate(cands) if close(ms, us)), None)

@@ -16,6 +16,7 @@
 #include "profkit/Support/Error.h"
 #include "profkit/Support/Saturating.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -172,7 +173,7 @@ private:
   }
   const std::string &normalized(FuncId F);
   std::string compilationFile(FuncId F);
-  bool inSetOrBelow(FuncId F, unsigned Set);
+  bool inSetOrBelow(Node N, unsigned Set);
   ArrayRef<Edge> callers(Node N) const;
   const std::vector<ChainShare> &chainsAbove(Node N);
   void addFileRows(FuncId F, std::vector<BuildReport::Entry> &Rows,
@@ -193,8 +194,7 @@ private:
   DenseMap<StrId, std::string> Normalized; // By detail.
   // Template sets: the set of each instantiation, for the nesting check.
   std::vector<unsigned> SetOf;
-  std::vector<unsigned> Stamp;
-  unsigned Generation = 0;
+  DenseSet<Node> Visited;
   // Include chains, memoised per function.
   std::vector<ChainNode> Chains = {{0, 0}};
   DenseMap<std::pair<unsigned, FuncId>, unsigned> ChainIndex;
@@ -285,21 +285,21 @@ std::string Builder::compilationFile(FuncId F) {
   return object(F).str();
 }
 
-/// Is F, or any event above it (through any of its parents), an
-/// instantiation of the template set Set?
-bool Builder::inSetOrBelow(FuncId F, unsigned Set) {
-  ++Generation;
-  SmallVector<FuncId, 32> Work = {F};
-  Stamp[F] = Generation;
+/// Is N, or any event above it, an instantiation of the template set Set?
+/// Functions above instantiations that occur more than once are numbered
+/// by the reader, so this is a climb up one path of the trace's tree; on a
+/// profile without numbers, any path counts.
+bool Builder::inSetOrBelow(Node Start, unsigned Set) {
+  Visited.clear();
+  SmallVector<Node, 32> Work = {Start};
+  Visited.insert(Start);
   while (!Work.empty()) {
-    FuncId G = Work.pop_back_val();
-    if (SetOf[G] == Set)
+    Node N = Work.pop_back_val();
+    if (SetOf[N.first] == Set)
       return true;
-    for (const Edge &E : callers(G))
-      if (Stamp[E.Caller] != Generation) {
-        Stamp[E.Caller] = Generation;
-        Work.push_back(E.Caller);
-      }
+    for (const Edge &E : callers(N))
+      if (Visited.insert({E.Caller, E.CallerEntry}).second)
+        Work.push_back({E.Caller, E.CallerEntry});
   }
   return false;
 }
@@ -398,8 +398,11 @@ void Builder::addFileRows(FuncId F, std::vector<BuildReport::Entry> &Rows,
   std::string File = compilationFile(F);
   if (RootCount[F])
     Rows.push_back({File, RootUs[F], 1, {}});
+  std::map<FuncId, uint64_t> ByCaller; // Apart by entry; one parent's sum.
   for (const Edge &E : callers(F))
-    Rows.push_back({File, E.Us, 1, {}});
+    (void)addCost(ByCaller[E.Caller], E.Us);
+  for (auto [Caller, Time] : ByCaller)
+    Rows.push_back({File, Time, 1, {}});
   (void)addCost(Total, Us[F]);
 }
 
@@ -427,7 +430,6 @@ void Builder::addTemplates(BuildReport &R) {
   std::vector<BuildReport::Entry> Sets;
   size_t NF = P.numFunctions();
   SetOf.assign(NF, ~0u);
-  Stamp.assign(NF, 0);
   for (FuncId F = 0; F != NF; ++F) {
     if (Kinds[F] != Kind::Instantiate || !Occurrences[F])
       continue;
@@ -458,7 +460,7 @@ void Builder::addTemplates(BuildReport &R) {
     if (RootCount[F])
       AddToSet(RootCount[F], RootUs[F]);
     for (const Edge &E : callers(F))
-      if (!inSetOrBelow(E.Caller, SetOf[F]))
+      if (!inSetOrBelow({E.Caller, E.CallerEntry}, SetOf[F]))
         AddToSet(E.Count, E.Us);
   }
   for (auto &[Name, T] : ByName) {

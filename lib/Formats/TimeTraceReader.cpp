@@ -90,9 +90,10 @@ private:
   std::vector<size_t> Parent, AnalyzedParent, AnalyzedAbove;
   std::vector<bool> Analyzed, Ended;
   std::vector<uint32_t> Entry; // The entry number of a header.
-  // Per function: is it a Source (a header), its entries, then the next.
-  std::vector<bool> IsSource;
-  std::vector<uint32_t> Entries;
+  // For numberEntries: per event, per function.
+  std::vector<bool> Below;
+  std::vector<bool> IsClimbedFrom, Numbered;
+  std::vector<uint32_t> Occurrences, LastEntry;
   static constexpr size_t NoParent = ~size_t(0);
 };
 
@@ -302,25 +303,40 @@ void TraceTree::findParents(const std::vector<TraceEvent> &Events) {
       Parent[I] = AnalyzedParent[I];
 }
 
-/// A header entered more than once in the compilation (clang's stddef.h
-/// has no include guard; a guarded one is entered again and left at once)
-/// numbers its entries 1, 2, ... in the lines of the calls into it and out
-/// of it, so that the include chain of each entry stays known (the report
-/// needs it); any other event is at line 0.
+/// The report asks, of each instantiation and each header, what is above
+/// it: an instantiation of the same set, the headers that included it. The
+/// profile keeps one function per name and detail, which loses that where
+/// a function above occurs more than once in the compilation (an
+/// unguarded header such as clang's stddef.h, an overload's instantiation,
+/// the two Frontend events). Such a function numbers its occurrences 1,
+/// 2, ... in the lines of the calls into them and out of them, so that the
+/// calls still form the tree there; any other event is at line 0.
 void TraceTree::numberEntries(const std::vector<TraceEvent> &Events) {
-  IsSource.resize(Functions.size());
+  IsClimbedFrom.resize(Functions.size());
   for (size_t F = 0; F != Functions.size(); ++F)
-    IsSource[F] = Functions[F].first == "Source";
+    IsClimbedFrom[F] = Functions[F].first == "Source" ||
+                       Functions[F].first == "InstantiateClass" ||
+                       Functions[F].first == "InstantiateFunction";
+  // Below: an instantiation or a header is below the event. Parents come
+  // before their children in the sort order.
+  Below.assign(Events.size(), false);
+  for (size_t I = Events.size(); I--;)
+    if ((Below[I] || IsClimbedFrom[Events[I].Function]) &&
+        Parent[I] != NoParent)
+      Below[Parent[I]] = true;
+  Occurrences.assign(Functions.size(), 0);
+  Numbered.assign(Functions.size(), false);
+  for (size_t I = 0; I != Events.size(); ++I) {
+    ++Occurrences[Events[I].Function];
+    Numbered[Events[I].Function] = Numbered[Events[I].Function] || Below[I];
+  }
   Entry.assign(Events.size(), 0);
-  Entries.assign(Functions.size(), 0);
-  for (const TraceEvent &E : Events)
-    if (IsSource[E.Function])
-      ++Entries[E.Function];
-  for (uint32_t &N : Entries)
-    N = N > 1 ? 1 : 0;
-  for (size_t I = 0; I != Events.size(); ++I)
-    if (uint32_t &N = Entries[Events[I].Function])
-      Entry[I] = N++;
+  LastEntry.assign(Functions.size(), 0);
+  for (size_t I = 0; I != Events.size(); ++I) {
+    uint32_t F = Events[I].Function;
+    if (Numbered[F] && Occurrences[F] > 1)
+      Entry[I] = ++LastEntry[F];
+  }
 }
 
 /// Self time: each moment goes to the innermost event then running, the
