@@ -22,7 +22,7 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = sys.argv[1]
 opt = sys.argv[2] if len(sys.argv) > 2 else None
 targets = ["callgrind-reader", "webgrind-reader", "gmon-reader", "roundtrip",
-           "pipeline-parser", "sampleprof-reader"]
+           "pipeline-parser", "sampleprof-reader", "timetrace-reader"]
 for t in targets:
     os.makedirs(os.path.join(out, t), exist_ok=True)
 
@@ -135,6 +135,34 @@ for data in samples:
         if r.returncode == 0:
             with open(tmp + ".prof", "rb") as f:
                 add(f.read(), "sampleprof-reader")
+# clang time traces: the committed ones, the ones the tests write with
+# printf, and (with clang-19) a real one.
+for test in glob.glob(os.path.join(root, "test", "**", "*.json"), recursive=True):
+    with open(test, "rb") as f:
+        data = f.read()
+    if b"traceEvents" in data and len(data) < 65536:
+        add(data, "timetrace-reader")
+for test in glob.glob(os.path.join(root, "test", "timetrace", "*.test")) + \
+        glob.glob(os.path.join(root, "test", "build-report", "*.test")):
+    with open(test, "rb") as f:
+        for m in re.finditer(rb"printf '(\{\"traceEvents\".*?)'", f.read()):
+            add(m.group(1), "timetrace-reader")
+with open(tmp + ".cpp", "w") as f:
+    f.write("template <int N> struct F { enum { V = F<N - 1>::V + 1 }; };\n"
+            "template <> struct F<0> { enum { V = 0 }; };\n"
+            "#include <vector>\nint f() { std::vector<int> v(F<9>::V); return v.size(); }\n")
+try:
+    r = subprocess.run(["clang++-19", "-c", "-ftime-trace",
+                        "-ftime-trace-granularity=50", tmp + ".cpp", "-o",
+                        tmp + ".o"], capture_output=True)
+    if r.returncode == 0 and os.path.getsize(tmp + ".json") < 65536:
+        with open(tmp + ".json", "rb") as f:
+            add(f.read(), "timetrace-reader")
+except OSError:
+    pass
+for leftover in (tmp + ".cpp", tmp + ".o", tmp + ".json"):
+    if os.path.exists(leftover):
+        os.remove(leftover)
 for leftover in (tmp, tmp + ".prof"):
     if os.path.exists(leftover):
         os.remove(leftover)

@@ -32,12 +32,12 @@ shift $(( $# < 2 ? $# : 2 ))
 targets=("$@")
 [ ${#targets[@]} -ne 0 ] ||
   targets=(callgrind-reader webgrind-reader gmon-reader roundtrip pipeline-parser
-    sampleprof-reader)
+    sampleprof-reader timetrace-reader)
 
 ninja -C "$build" -j "$(nproc)" profkit-fuzzers >/dev/null ||
   { echo "fuzz build: FAILED"; exit 1; }
 corpus="$build/fuzz-corpus"
-if [ ! -d "$corpus/sampleprof-reader" ]; then
+if [ ! -d "$corpus/timetrace-reader" ]; then
   python3 fuzz/make-corpus.py "$corpus" build/bin/profkit-opt >/dev/null ||
     python3 fuzz/make-corpus.py "$corpus" >/dev/null ||
     { echo "fuzz corpus: FAILED"; exit 1; }
@@ -49,6 +49,7 @@ for t in "${targets[@]}"; do
   case $t in
   callgrind-reader | roundtrip) dict=(-dict=fuzz/callgrind.dict) ;;
   pipeline-parser) dict=(-dict=fuzz/pipeline.dict) ;;
+  timetrace-reader) dict=(-dict=fuzz/timetrace.dict) ;;
   esac
   mkdir -p "$build/fuzz-findings/$t"
   log="$build/fuzz-logs/$t.log"

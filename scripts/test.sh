@@ -64,7 +64,7 @@ else
 
   echo "== fuzz targets, $fuzz_runs inputs each, fixed seed (build-sanitize)"
   for target in callgrind-reader webgrind-reader gmon-reader roundtrip \
-    pipeline-parser sampleprof-reader; do
+    pipeline-parser sampleprof-reader timetrace-reader; do
     if bash fuzz/run-fuzzers.sh "runs:$fuzz_runs" build-sanitize "$target"; then
       passed=$(( passed + 1 ))
     else

@@ -188,8 +188,13 @@ private:
   std::vector<Kind> Kinds;
   std::vector<Edge> Edges;             // Sorted by callee, then caller.
   std::vector<size_t> FirstCaller;     // Index into Edges, per function.
-  std::vector<uint64_t> RootCount;     // Intervals of each function.
-  std::vector<uint64_t> RootUs;
+  /// The intervals (roots) of a function: how many, and their time. Few
+  /// functions have any.
+  struct RootTimes {
+    uint64_t Count = 0, Us = 0;
+  };
+  DenseMap<FuncId, RootTimes> Roots;
+  RootTimes roots(FuncId F) const { return Roots.lookup(F); }
   std::vector<uint64_t> Occurrences, Us; // Calls plus intervals.
   DenseMap<StrId, std::string> Normalized; // By detail.
   // Template sets: the set of each instantiation, for the nesting check.
@@ -214,8 +219,11 @@ void Builder::collect() {
       It->second = kindOf(P.Strings.str(File));
     Kinds[F] = It->second;
   }
-  RootCount.assign(NF, 0);
-  RootUs.assign(NF, 0);
+  size_t NumRows = 0;
+  for (const auto &Pt : P.parts())
+    for (const FunctionData &FD : Pt->functions())
+      NumRows += FD.Calls.size();
+  Edges.reserve(NumRows);
   for (const auto &Pt : P.parts()) {
     RowLayout L = Pt->layout();
     // The entry numbers are lines; a profile placed otherwise has none.
@@ -228,8 +236,9 @@ void Builder::collect() {
                          Rw.value(1 + Event)});
       }
     for (const Interval &I : Pt->Intervals) {
-      ++RootCount[I.Function];
-      (void)addCost(RootUs[I.Function], I.Duration);
+      RootTimes &R = Roots[I.Function];
+      ++R.Count;
+      (void)addCost(R.Us, I.Duration);
     }
   }
   // Rows of the same call (in several parts) summed.
@@ -253,8 +262,12 @@ void Builder::collect() {
     ++FirstCaller[E.Callee + 1];
   for (size_t F = 0; F != NF; ++F)
     FirstCaller[F + 1] += FirstCaller[F];
-  Occurrences = RootCount;
-  Us = RootUs;
+  Occurrences.assign(NF, 0);
+  Us.assign(NF, 0);
+  for (auto [F, R] : Roots) {
+    Occurrences[F] = R.Count;
+    Us[F] = R.Us;
+  }
   for (const Edge &E : Edges) {
     (void)addCost(Occurrences[E.Callee], E.Count);
     (void)addCost(Us[E.Callee], E.Us);
@@ -336,7 +349,8 @@ const std::vector<ChainShare> &Builder::chainsAbove(Node Start) {
     Kind K = Kinds[F];
     bool IsHeader = K == Kind::Source && isHeader(normalized(F));
     // Roots belong to a function's first (or only) entry.
-    uint64_t RootN = N.second ? 0 : RootCount[F], RootT = N.second ? 0 : RootUs[F];
+    RootTimes R = N.second ? RootTimes() : roots(F);
+    uint64_t RootN = R.Count, RootT = R.Us;
     if (K != Kind::Other && !IsHeader) {
       uint64_t Count = RootN, Time = RootT;
       for (const Edge &E : callers(N)) {
@@ -396,8 +410,8 @@ void Builder::addFileRows(FuncId F, std::vector<BuildReport::Entry> &Rows,
   // ClangBuildAnalyzer adds clang's second Frontend of a compilation (same
   // parent) to the first: a row per parent, and one for the roots.
   std::string File = compilationFile(F);
-  if (RootCount[F])
-    Rows.push_back({File, RootUs[F], 1, {}});
+  if (RootTimes R = roots(F); R.Count)
+    Rows.push_back({File, R.Us, 1, {}});
   std::map<FuncId, uint64_t> ByCaller; // Apart by entry; one parent's sum.
   for (const Edge &E : callers(F))
     (void)addCost(ByCaller[E.Caller], E.Us);
@@ -457,8 +471,8 @@ void Builder::addTemplates(BuildReport &R) {
       (void)addCost(S.Us, Time);
       (void)addCost(S.Count, Count);
     };
-    if (RootCount[F])
-      AddToSet(RootCount[F], RootUs[F]);
+    if (RootTimes R = roots(F); R.Count)
+      AddToSet(R.Count, R.Us);
     for (const Edge &E : callers(F))
       if (!inSetOrBelow({E.Caller, E.CallerEntry}, SetOf[F]))
         AddToSet(E.Count, E.Us);
@@ -493,8 +507,8 @@ void Builder::addFunctions(BuildReport &R) {
       ++E.Count;
       (void)addCost(E.Us, Us);
     };
-    if (RootCount[F])
-      Add(object(F).str(), RootUs[F]);
+    if (RootTimes R = roots(F); R.Count)
+      Add(object(F).str(), R.Us);
     for (const Edge &E : callers(F))
       Add(compilationFile(E.Caller), E.Us);
   }
@@ -538,8 +552,8 @@ void Builder::addHeaders(BuildReport &R) {
       (void)addCost(Ch.Count, Count);
       (void)addCost(Ch.Us, Time);
     };
-    if (RootCount[F])
-      AddChain(0, RootCount[F], RootUs[F]);
+    if (RootTimes R = roots(F); R.Count)
+      AddChain(0, R.Count, R.Us);
     for (const Edge &E : callers(F)) {
       // A copy: chainsAbove() may grow the memo the reference points into.
       std::vector<ChainShare> Shares =

@@ -107,11 +107,12 @@ public:
 
 private:
   static uint64_t roundMs(uint64_t Us) { return (Us + 500) / 1000; }
-  /// `  1234 ms  12.3%  `: a row's time and its share of the compile time.
-  void time(uint64_t Us) {
+  /// `  1234 ms  12.3%  `: a row's time and its share of Whole (the
+  /// compile time; for build steps, theirs).
+  void time(uint64_t Us, uint64_t Whole) {
     OS << format("%8llu ms", (unsigned long long)roundMs(Us));
-    if (Build)
-      OS << format(" %5.1f%%", 100.0 * double(Us) / double(Build));
+    if (Whole)
+      OS << format(" %5.1f%%", 100.0 * double(Us) / double(Whole));
     OS << "  ";
   }
   void heading(StringRef Title, size_t Shown, size_t All) {
@@ -129,7 +130,7 @@ private:
       OS << Name;
   }
   void rows(StringRef Title, ArrayRef<BuildReport::Entry> Rows, bool Counts,
-            bool Files);
+            bool Files, uint64_t Whole);
   void headers();
 
   const BuildReport &R;
@@ -139,13 +140,13 @@ private:
 };
 
 void TextWriter::rows(StringRef Title, ArrayRef<BuildReport::Entry> Rows,
-                      bool Counts, bool Files) {
+                      bool Counts, bool Files, uint64_t Whole) {
   if (Rows.empty())
     return;
   size_t Shown = std::min<size_t>(Top, Rows.size());
   heading(Title, Shown, Rows.size());
   for (const BuildReport::Entry &E : Rows.take_front(Shown)) {
-    time(E.Us);
+    time(E.Us, Whole);
     name(E.Name);
     if (Counts)
       OS << " (" << E.Count << " times, avg " << roundMs(E.Us / E.Count)
@@ -168,7 +169,7 @@ void TextWriter::headers() {
   size_t Shown = std::min<size_t>(Top, Direct.size());
   heading("Expensive headers", Shown, Direct.size());
   for (const BuildReport::Header *H : ArrayRef(Direct).take_front(Shown)) {
-    time(H->Us);
+    time(H->Us, Build);
     OS << H->File << " (included " << H->Count << " times, avg "
        << roundMs(H->Us / H->Count) << " ms), included via:\n";
     size_t Chains = std::min<size_t>(ChainsShown, H->Chains.size());
@@ -196,19 +197,24 @@ void TextWriter::write() {
   if (!R.Steps.empty())
     OS << format("  Build steps (.ninja_log):  %9zu, %.1f s elapsed\n",
                  R.Steps.size(), double(R.StepsElapsedUs) / 1e6);
-  rows("Files that took longest to parse (compiler frontend)",
-       R.FilesFrontend, false, false);
-  rows("Files that took longest to codegen (compiler backend)",
-       R.FilesBackend, false, false);
-  rows("Templates that took longest to instantiate", R.Templates, true,
-       false);
-  rows("Template sets that took longest to instantiate", R.TemplateSets,
-       true, false);
-  rows("Functions that took longest to compile", R.Functions, false, true);
-  rows("Function sets that took longest to compile / optimize",
-       R.FunctionSets, true, false);
+  rows("Files that took longest to parse (compiler frontend)", R.FilesFrontend,
+       false, false, Build);
+  rows("Files that took longest to codegen (compiler backend)", R.FilesBackend,
+       false, false, Build);
+  rows("Templates that took longest to instantiate", R.Templates, true, false,
+       Build);
+  rows("Template sets that took longest to instantiate", R.TemplateSets, true,
+       false, Build);
+  rows("Functions that took longest to compile", R.Functions, false, true,
+       Build);
+  rows("Function sets that took longest to compile / optimize", R.FunctionSets,
+       true, false, Build);
   headers();
-  rows("Build steps that took longest (.ninja_log)", R.Steps, false, false);
+  uint64_t StepsUs = 0;
+  for (const BuildReport::Entry &E : R.Steps)
+    StepsUs += E.Us;
+  rows("Build steps that took longest (.ninja_log)", R.Steps, false, false,
+       StepsUs);
 }
 
 } // namespace

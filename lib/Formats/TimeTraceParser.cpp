@@ -21,7 +21,6 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/xxhash.h"
 #include <simdjson.h>
 
@@ -210,6 +209,7 @@ private:
     return InDocument + (InDocument < SplitAt ? DeltaLow : DeltaHigh);
   }
   uint32_t functionOf(std::string_view EventName, std::string_view Detail);
+  StringRef save(StringRef S);
 
   /// Cuts the piece at Begin by a guess (see the file comment), Remaining
   /// bytes before the end of the file; false if there is nothing to guess
@@ -259,6 +259,16 @@ static simdjson::error_code readTime(simdjson::ondemand::value V,
   return V.get_int64().get(Out);
 }
 
+/// A copy of S in the trace's memory. (Not StringSaver: its code is in
+/// libLLVM, which does not unpoison what Reset() poisoned under ASan.)
+StringRef TraceParser::Impl::save(StringRef S) {
+  if (S.empty())
+    return {};
+  char *P = Out->NameMemory.Allocate<char>(S.size());
+  std::memcpy(P, S.data(), S.size());
+  return StringRef(P, S.size());
+}
+
 uint32_t TraceParser::Impl::functionOf(std::string_view EventName,
                                        std::string_view Detail) {
   // A pass is one function, whatever it ran on (most of a trace at
@@ -270,9 +280,8 @@ uint32_t TraceParser::Impl::functionOf(std::string_view EventName,
   auto It = FunctionIndex.find({StringRef(EventName), StringRef(Detail)});
   if (It != FunctionIndex.end())
     return It->second;
-  StringSaver Names(Out->NameMemory);
-  std::pair<StringRef, StringRef> Key(Names.save(StringRef(EventName)),
-                                      Names.save(StringRef(Detail)));
+  std::pair<StringRef, StringRef> Key(save(StringRef(EventName)),
+                                      save(StringRef(Detail)));
   uint32_t F = Out->Functions.size();
   Out->Functions.push_back(Key);
   FunctionIndex.try_emplace(Key, F);
