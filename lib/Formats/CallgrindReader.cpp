@@ -367,14 +367,16 @@ bool CallgrindReader::flushRows() {
     }
     return Ok;
   }
-  RowTable *Tables[NumRowKinds] = {&FD.Self, &FD.Calls, &FD.Jumps};
   bool Ok = true;
   for (unsigned K = 0; K != NumRowKinds; ++K) {
     if (Batches[K].empty())
       continue;
-    size_t Before = Tables[K]->encodedBytes();
-    Ok &= Tables[K]->addBatch(Batches[K]);
-    size_t After = Tables[K]->encodedBytes();
+    RowTable &Table = K == SelfRows   ? FD.Self
+                      : K == CallRows ? FD.Calls
+                                      : FD.jumps();
+    size_t Before = Table.encodedBytes();
+    Ok &= Table.addBatch(Batches[K]);
+    size_t After = Table.encodedBytes();
     // A compaction may give bytes back.
     RowBytes = After >= Before
                    ? RowBytes + (After - Before)

@@ -122,7 +122,8 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
     FunctionData &New = Cur->getOrCreate(FD.Id);
     New.Self = std::move(FD.Self);
     New.Calls = std::move(FD.Calls);
-    New.Jumps = std::move(FD.Jumps);
+    if (FD.hasJumps())
+      New.jumps() = std::move(FD.jumps());
   }
   // The head's values come first in the file.
   for (const FunctionData &FD : TailFirst.functions())
@@ -137,7 +138,7 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
         Cur->getOrCreate(TailFirst.functions()[FunctionIndex].Id);
     RowTable &Table = Kind == SelfRows   ? FD.Self
                       : Kind == CallRows ? FD.Calls
-                                         : FD.Jumps;
+                                         : FD.jumps();
     Ok &= Table.addBatch(Batch);
   });
   if (!Ok)

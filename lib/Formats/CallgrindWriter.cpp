@@ -476,13 +476,13 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
       selfRow<K>(R, F.File);
   };
   RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
-  if (FD.Calls.empty() && FD.Jumps.empty()) {
+  if (FD.Calls.empty() && !FD.hasJumps()) {
     for (; S != SE; ++S)
       Self(*S);
     return;
   }
   RowTable::iterator C = FD.Calls.begin(), CE = FD.Calls.end();
-  RowTable::iterator J = FD.Jumps.begin(), JE = FD.Jumps.end();
+  RowTable::iterator J = FD.jumps().begin(), JE = FD.jumps().end();
   // An iterator's row stays at one address as it advances.
   const Row *CR = C != CE ? &*C : nullptr;
   const Row *JR = J != JE ? &*J : nullptr;
@@ -572,7 +572,7 @@ void Formatter::function(const FunctionData &FD) {
 /// The bytes of a function's rows, which its text takes about in proportion.
 static size_t rowBytes(const FunctionData &FD) {
   return FD.Self.encodedBytes() + FD.Calls.encodedBytes() +
-         FD.Jumps.encodedBytes() + 64;
+         FD.jumps().encodedBytes() + 64;
 }
 
 /// Threads to format a part with. callgrind<threads=N> takes N (1: only

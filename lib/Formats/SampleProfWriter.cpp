@@ -95,7 +95,7 @@ Error SampleMapBuilder::build(SampleProfileMap &Map) {
     FunctionSamples &Top = Map.create(SampleContext(name(FD.Id)));
     // Inline sites first, so that every inlinee exists even when it has no
     // rows (llvm-profgen keeps code that never ran).
-    for (const auto &[Site, Values] : FD.InlineValues)
+    for (const auto &[Site, Values] : FD.inlineValues())
       samplesAt(Top, Site);
     for (const Row &R : FD.Self) {
       Expected<LineLocation> Loc = location(L.position(R));
@@ -123,7 +123,7 @@ Error SampleMapBuilder::build(SampleProfileMap &Map) {
         Overflow |= S.addHeadSamples(*Head) != sampleprof_error::success;
     };
     SetValues(Top, FD.Values);
-    for (const auto &[Site, Values] : FD.InlineValues)
+    for (const auto &[Site, Values] : FD.inlineValues())
       SetValues(samplesAt(Top, Site), Values);
   }
   if (BadName && !isName(*BadName))

@@ -137,7 +137,7 @@ void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
   printFunctionRef(OS, FD.Id);
   printValues(FD.Values, lowestOwnLine(Pt, FD));
   OS << '\n';
-  for (const auto &[Site, Values] : FD.InlineValues) {
+  for (const auto &[Site, Values] : FD.inlineValues()) {
     OS << "    values inlined at";
     printInlineSite(OS, Site);
     OS << " :";
@@ -180,7 +180,7 @@ void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
     S << " : calls=" << R.value(0) << " inclusive";
     printCosts(S, R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
   }
-  for (const auto &[Key, Values] : mergedRows(FD.Jumps)) {
+  for (const auto &[Key, Values] : mergedRows(FD.jumps())) {
     Row R{Key, Values};
     bool Cond = L.jumpKind(R) == JumpKind::Conditional;
     raw_string_ostream S(Begin(Cond ? "jcnd" : "jump", R));

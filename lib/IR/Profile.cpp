@@ -125,9 +125,23 @@ static bool siteBefore(const std::pair<InlineSiteId, FunctionValues> &E,
   return E.first < Site;
 }
 
+FunctionData::RareData &FunctionData::rare() {
+  if (!Rare)
+    Rare = std::make_unique<RareData>(JumpWidth, Positions);
+  return *Rare;
+}
+
+RowTable &FunctionData::jumps() { return rare().Jumps; }
+
+const RowTable &FunctionData::jumps() const {
+  static const RowTable None;
+  return Rare ? Rare->Jumps : None;
+}
+
 FunctionValues &FunctionData::valuesAt(InlineSiteId Site) {
   if (!Site)
     return Values;
+  auto &InlineValues = rare().InlineValues;
   auto It = llvm::lower_bound(InlineValues, Site, siteBefore);
   if (It == InlineValues.end() || It->first != Site)
     It = InlineValues.insert(It, {Site, FunctionValues()});
@@ -137,6 +151,7 @@ FunctionValues &FunctionData::valuesAt(InlineSiteId Site) {
 const FunctionValues *FunctionData::findValues(InlineSiteId Site) const {
   if (!Site)
     return &Values;
+  auto InlineValues = inlineValues();
   auto It = llvm::lower_bound(InlineValues, Site, siteBefore);
   return It != InlineValues.end() && It->first == Site ? &It->second : nullptr;
 }
@@ -180,7 +195,8 @@ bool Part::finalize() {
   for (FunctionData &FD : Functions) {
     Ok &= FD.Self.finalize();
     Ok &= FD.Calls.finalize();
-    Ok &= FD.Jumps.finalize();
+    if (FD.hasJumps())
+      Ok &= FD.jumps().finalize();
   }
   return Ok;
 }
@@ -189,7 +205,8 @@ void Part::shrink() {
   for (FunctionData &FD : Functions) {
     FD.Self.shrink();
     FD.Calls.shrink();
-    FD.Jumps.shrink();
+    if (FD.hasJumps())
+      FD.jumps().shrink();
   }
 }
 

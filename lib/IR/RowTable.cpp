@@ -2,6 +2,8 @@
 
 #include "profkit/IR/RowTable.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemAlloc.h"
 #include <algorithm>
 #include <numeric>
 
@@ -144,9 +146,36 @@ bool RowTable::finalize() {
 
 void RowTable::shrink() {
   State.reset();
-  if (Data.capacity() - Data.size() > Data.size() / 4) {
-    SmallVector<uint8_t, 0> Tight(Data.begin(), Data.end());
-    Data = std::move(Tight);
+  Data.shrink();
+}
+
+void RowBytes::grow(size_t N) {
+  size_t NewCap = std::max<size_t>(N, 2 * size_t(onHeap() ? Cap : InlineBytes));
+  if (NewCap > UINT32_MAX)
+    report_bad_alloc_error("a row table of 4 GB");
+  auto *New = static_cast<uint8_t *>(safe_malloc(NewCap));
+  std::copy(data(), data() + Size, New);
+  release();
+  Heap = New;
+  Cap = uint32_t(NewCap);
+}
+
+void RowBytes::shrink() {
+  if (!onHeap())
+    return;
+  if (Size <= InlineBytes) {
+    uint8_t *Old = Heap;
+    std::copy(Old, Old + Size, Inline);
+    std::free(Old);
+    Cap = 0;
+    return;
+  }
+  if (Cap - Size > Size / 4) {
+    auto *New = static_cast<uint8_t *>(safe_malloc(Size));
+    std::copy(Heap, Heap + Size, New);
+    std::free(Heap);
+    Heap = New;
+    Cap = Size;
   }
 }
 

@@ -83,7 +83,7 @@ bool profkit::flattenSamples(Profile &P,
     StrId File = Q.function(F).File;
     FunctionData &FD2 = To.getOrCreate(F);
     Ok &= FD2.Values.merge(FD.Values);
-    Inlined += FD.InlineValues.size();
+    Inlined += FD.inlineValues().size();
     SK.setSourceFile(File);
     CK.setSourceFile(File);
     for (const Row &R : FD.Self) {

@@ -267,22 +267,45 @@ struct Interval {
 /// The data of one function in one part.
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)
-      : Id(Id), Self(L.selfWidth(), L.P), Calls(L.callWidth(), L.P),
-        Jumps(L.jumpWidth(), L.P) {}
+      : Id(Id), JumpWidth(uint8_t(L.jumpWidth())), Positions(uint8_t(L.P)),
+        Self(L.selfWidth(), L.P), Calls(L.callWidth(), L.P) {}
   FuncId Id;
+
+private:
+  uint8_t JumpWidth, Positions; // To make the jump table when needed.
+
+public:
   RowTable Self;
   RowTable Calls;
-  RowTable Jumps;
+  /// The jump rows (callgrind --collect-jumps), made on first use: most
+  /// functions of most profiles have none.
+  RowTable &jumps();
+  const RowTable &jumps() const;
+  bool hasJumps() const { return Rare && !Rare->Jumps.empty(); }
   /// The function's own values.
   FunctionValues Values;
   /// The values of the code inlined into it, by inline site (never 0), in
   /// increasing site order.
-  llvm::SmallVector<std::pair<InlineSiteId, FunctionValues>, 0> InlineValues;
+  llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>> inlineValues() const {
+    return Rare ? llvm::ArrayRef(Rare->InlineValues)
+                : llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>>();
+  }
   /// The values of the code at Site (0: the function's own), created empty
   /// if missing.
   FunctionValues &valuesAt(InlineSiteId Site);
   /// The values of the code at Site, or nullptr.
   const FunctionValues *findValues(InlineSiteId Site) const;
+
+private:
+  /// What few functions have, apart: a part of a build holds a million
+  /// functions' data, and these would be half of it.
+  struct RareData {
+    explicit RareData(unsigned JumpWidth, unsigned P) : Jumps(JumpWidth, P) {}
+    RowTable Jumps;
+    llvm::SmallVector<std::pair<InlineSiteId, FunctionValues>, 0> InlineValues;
+  };
+  RareData &rare();
+  std::unique_ptr<RareData> Rare;
 };
 
 struct HeaderLine {

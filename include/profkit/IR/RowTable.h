@@ -42,6 +42,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -234,6 +235,74 @@ inline void decodeKey(const uint8_t *&P, uint64_t *Key, unsigned KeyWidth) {
 
 } // namespace detail
 
+/// The encoded rows of a table: up to 16 bytes in the table itself, more on
+/// the heap. Most tables of a build's profile hold a row or two (a time
+/// trace's function has one self row and a call or so), which then cost no
+/// allocation of their own.
+class RowBytes {
+public:
+  static constexpr uint32_t InlineBytes = 16;
+  RowBytes() = default;
+  RowBytes(RowBytes &&O) noexcept { moveFrom(O); }
+  RowBytes &operator=(RowBytes &&O) noexcept {
+    if (this != &O) {
+      release();
+      moveFrom(O);
+    }
+    return *this;
+  }
+  ~RowBytes() { release(); }
+
+  uint8_t *data() { return onHeap() ? Heap : Inline; }
+  const uint8_t *data() const { return onHeap() ? Heap : Inline; }
+  size_t size() const { return Size; }
+  /// Bytes on the heap (0 while the rows fit in the table).
+  size_t heapBytes() const { return onHeap() ? Cap : 0; }
+  const uint8_t *begin() const { return data(); }
+  const uint8_t *end() const { return data() + Size; }
+  /// Size N, the bytes past the old size undefined.
+  void resize_for_overwrite(size_t N) {
+    if (N > (onHeap() ? Cap : InlineBytes))
+      grow(N);
+    Size = uint32_t(N);
+  }
+  void truncate(size_t N) { Size = uint32_t(N); }
+  void clear() { Size = 0; }
+  void append(const uint8_t *B, const uint8_t *E) {
+    size_t Old = Size;
+    resize_for_overwrite(Old + (E - B));
+    std::copy(B, E, data() + Old);
+  }
+  /// Gives back the slack: into the table if the rows fit, else a heap
+  /// block of their size when a quarter of it is slack.
+  void shrink();
+
+private:
+  bool onHeap() const { return Cap != 0; }
+  void grow(size_t N);
+  void release() {
+    if (onHeap())
+      std::free(Heap);
+    Cap = 0;
+  }
+  void moveFrom(RowBytes &O) {
+    Size = O.Size;
+    Cap = O.Cap;
+    if (O.onHeap())
+      Heap = O.Heap;
+    else
+      std::copy(O.Inline, O.Inline + O.Size, Inline);
+    O.Size = O.Cap = 0;
+  }
+
+  union {
+    uint8_t *Heap;
+    uint8_t Inline[InlineBytes];
+  };
+  uint32_t Size = 0;
+  uint32_t Cap = 0; // 0: the bytes are Inline.
+};
+
 class RowTable {
 public:
   /// RunWord is the key word whose values tend to separate runs.
@@ -248,7 +317,7 @@ public:
   size_t size() const { return NumRows; }
   bool empty() const { return NumRows == 0; }
   /// Bytes held by the encoded rows.
-  size_t encodedBytes() const { return Data.capacity(); }
+  size_t encodedBytes() const { return Data.heapBytes(); }
 
   /// Adds Values to the row with this key, creating it if needed. Returns
   /// false if a sum overflowed 64 bits; the sum then saturates.
@@ -341,7 +410,7 @@ private:
   void startRun();
   bool compact();
 
-  llvm::SmallVector<uint8_t, 0> Data;
+  RowBytes Data;
   std::unique_ptr<BuildState> State;
   uint32_t NumRows = 0;
   uint8_t KeyWidth;

@@ -131,7 +131,7 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
     // An inlinee's values count in its parents' already: a folded site's
     // are dropped.
     if (!M.UseFunctionFile)
-      for (const auto &[Site, SiteValues] : FD.InlineValues)
+      for (const auto &[Site, SiteValues] : FD.inlineValues())
         if (!Sites.folded(Site))
           Ok &= To2.valuesAt(Sites.map(Site)).merge(WeighValues(SiteValues));
     // Without positions (UseFunctionFile) every position stays 0.
@@ -164,7 +164,7 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
       Weigh(Values);
       Ok &= To2.Calls.add(CK.key(), Values);
     }
-    for (const Row &R : FD.Jumps) {
+    for (const Row &R : FD.jumps()) {
       FuncId Target = M.Func[SL.jumpTargetFunction(R)];
       if (Target == DroppedFunction)
         continue;
@@ -179,7 +179,7 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
       }
       Values.append(R.Values.begin(), R.Values.end());
       Weigh(Values);
-      Ok &= To2.Jumps.add(JK.key(), Values);
+      Ok &= To2.jumps().add(JK.key(), Values);
     }
   }
   if (Saturated && M.WeightSaturated)
