@@ -190,12 +190,20 @@ private:
   std::vector<size_t> FirstCaller;     // Index into Edges, per function.
   /// The intervals (roots) of a function: how many, and their time. Few
   /// functions have any.
-  struct RootTimes {
+  struct CountTime {
     uint64_t Count = 0, Us = 0;
   };
-  DenseMap<FuncId, RootTimes> Roots;
-  RootTimes roots(FuncId F) const { return Roots.lookup(F); }
-  std::vector<uint64_t> Occurrences, Us; // Calls plus intervals.
+  DenseMap<FuncId, CountTime> Roots;
+  CountTime roots(FuncId F) const { return Roots.lookup(F); }
+  /// Every occurrence of F, called or a root: how many, and their time.
+  CountTime totals(FuncId F) const {
+    CountTime T = roots(F);
+    for (const Edge &E : callers(F)) {
+      (void)addCost(T.Count, E.Count);
+      (void)addCost(T.Us, E.Us);
+    }
+    return T;
+  }
   DenseMap<StrId, std::string> Normalized; // By detail.
   // Template sets: the set of each instantiation, for the nesting check.
   std::vector<unsigned> SetOf;
@@ -236,7 +244,7 @@ void Builder::collect() {
                          Rw.value(1 + Event)});
       }
     for (const Interval &I : Pt->Intervals) {
-      RootTimes &R = Roots[I.Function];
+      CountTime &R = Roots[I.Function];
       ++R.Count;
       (void)addCost(R.Us, I.Duration);
     }
@@ -262,16 +270,6 @@ void Builder::collect() {
     ++FirstCaller[E.Callee + 1];
   for (size_t F = 0; F != NF; ++F)
     FirstCaller[F + 1] += FirstCaller[F];
-  Occurrences.assign(NF, 0);
-  Us.assign(NF, 0);
-  for (auto [F, R] : Roots) {
-    Occurrences[F] = R.Count;
-    Us[F] = R.Us;
-  }
-  for (const Edge &E : Edges) {
-    (void)addCost(Occurrences[E.Callee], E.Count);
-    (void)addCost(Us[E.Callee], E.Us);
-  }
 }
 
 const std::string &Builder::normalized(FuncId F) {
@@ -349,7 +347,7 @@ const std::vector<ChainShare> &Builder::chainsAbove(Node Start) {
     Kind K = Kinds[F];
     bool IsHeader = K == Kind::Source && isHeader(normalized(F));
     // Roots belong to a function's first (or only) entry.
-    RootTimes R = N.second ? RootTimes() : roots(F);
+    CountTime R = N.second ? CountTime() : roots(F);
     uint64_t RootN = R.Count, RootT = R.Us;
     if (K != Kind::Other && !IsHeader) {
       uint64_t Count = RootN, Time = RootT;
@@ -410,14 +408,14 @@ void Builder::addFileRows(FuncId F, std::vector<BuildReport::Entry> &Rows,
   // ClangBuildAnalyzer adds clang's second Frontend of a compilation (same
   // parent) to the first: a row per parent, and one for the roots.
   std::string File = compilationFile(F);
-  if (RootTimes R = roots(F); R.Count)
+  if (CountTime R = roots(F); R.Count)
     Rows.push_back({File, R.Us, 1, {}});
   std::map<FuncId, uint64_t> ByCaller; // Apart by entry; one parent's sum.
   for (const Edge &E : callers(F))
     (void)addCost(ByCaller[E.Caller], E.Us);
   for (auto [Caller, Time] : ByCaller)
     Rows.push_back({File, Time, 1, {}});
-  (void)addCost(Total, Us[F]);
+  (void)addCost(Total, totals(F).Us);
 }
 
 static void sortRows(std::vector<BuildReport::Entry> &Rows) {
@@ -445,7 +443,7 @@ void Builder::addTemplates(BuildReport &R) {
   size_t NF = P.numFunctions();
   SetOf.assign(NF, ~0u);
   for (FuncId F = 0; F != NF; ++F) {
-    if (Kinds[F] != Kind::Instantiate || !Occurrences[F])
+    if (Kinds[F] != Kind::Instantiate || !totals(F).Count)
       continue;
     auto [It, New] = SetOfName.try_emplace(P.function(F).Name);
     if (New) {
@@ -462,8 +460,9 @@ void Builder::addTemplates(BuildReport &R) {
     if (SetOf[F] == ~0u)
       continue;
     BuildReport::Entry &T = ByName[P.function(F).Name];
-    (void)addCost(T.Us, Us[F]);
-    (void)addCost(T.Count, Occurrences[F]);
+    CountTime All = totals(F);
+    (void)addCost(T.Us, All.Us);
+    (void)addCost(T.Count, All.Count);
     // A set counts its outermost instantiations only.
     BuildReport::Entry &S = Sets[SetOf[F]];
     auto AddToSet = [&](uint64_t Count, uint64_t Time) {
@@ -471,7 +470,7 @@ void Builder::addTemplates(BuildReport &R) {
       (void)addCost(S.Us, Time);
       (void)addCost(S.Count, Count);
     };
-    if (RootTimes R = roots(F); R.Count)
+    if (CountTime R = roots(F); R.Count)
       AddToSet(R.Count, R.Us);
     for (const Edge &E : callers(F))
       if (!inSetOrBelow({E.Caller, E.CallerEntry}, SetOf[F]))
@@ -494,7 +493,7 @@ void Builder::addFunctions(BuildReport &R) {
   DenseMap<StrId, std::string> Demangled;
   std::map<std::pair<std::string, std::string>, BuildReport::Entry> Rows;
   for (FuncId F = 0; F != P.numFunctions(); ++F) {
-    if (Kinds[F] != Kind::OptFunction || !Occurrences[F])
+    if (Kinds[F] != Kind::OptFunction || !totals(F).Count)
       continue;
     auto [It, New] = Demangled.try_emplace(P.function(F).Name);
     if (New)
@@ -507,7 +506,7 @@ void Builder::addFunctions(BuildReport &R) {
       ++E.Count;
       (void)addCost(E.Us, Us);
     };
-    if (RootTimes R = roots(F); R.Count)
+    if (CountTime R = roots(F); R.Count)
       Add(object(F).str(), R.Us);
     for (const Edge &E : callers(F))
       Add(compilationFile(E.Caller), E.Us);
@@ -532,14 +531,14 @@ void Builder::addHeaders(BuildReport &R) {
   // Per header, its chains by the text of their paths.
   StringMap<std::map<std::vector<std::string>, BuildReport::Chain>> ChainsOf;
   for (FuncId F = 0; F != P.numFunctions(); ++F) {
-    if (Kinds[F] != Kind::Source || !Occurrences[F] ||
-        !isHeader(normalized(F)))
+    CountTime All = totals(F);
+    if (Kinds[F] != Kind::Source || !All.Count || !isHeader(normalized(F)))
       continue;
     const std::string &File = normalized(F);
     BuildReport::Header &H = Headers[File];
     H.File = File;
-    (void)addCost(H.Us, Us[F]);
-    (void)addCost(H.Count, Occurrences[F]);
+    (void)addCost(H.Us, All.Us);
+    (void)addCost(H.Count, All.Count);
     auto &Chains = ChainsOf[File];
     auto AddChain = [&](unsigned Chain, uint64_t Count, uint64_t Time) {
       std::vector<std::string> Files;
@@ -552,7 +551,7 @@ void Builder::addHeaders(BuildReport &R) {
       (void)addCost(Ch.Count, Count);
       (void)addCost(Ch.Us, Time);
     };
-    if (RootTimes R = roots(F); R.Count)
+    if (CountTime R = roots(F); R.Count)
       AddChain(0, R.Count, R.Us);
     for (const Edge &E : callers(F)) {
       // A copy: chainsAbove() may grow the memo the reference points into.
@@ -602,7 +601,7 @@ BuildReport Builder::run() {
   collect();
   BuildReport R;
   for (FuncId F = 0; F != P.numFunctions(); ++F) {
-    if (!Occurrences[F])
+    if (!totals(F).Count)
       continue;
     if (Kinds[F] == Kind::Frontend)
       addFileRows(F, R.FilesFrontend, R.FrontendUs);
