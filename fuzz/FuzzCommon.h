@@ -23,6 +23,16 @@ namespace fuzz {
 /// is 2 GB, and an input is a few kilobytes.
 constexpr uint64_t MaxMemory = 64 << 20;
 
+/// Reads Data with the reader Read, under the memory limit.
+template <typename ReadFn>
+llvm::Expected<std::unique_ptr<Profile>>
+read(llvm::StringRef Data, ReadFn Read, ReadOptions Opts = ReadOptions()) {
+  Opts.MaxMemory = MaxMemory;
+  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Data, "fuzz");
+  In->setMemoryLimit(Opts.MaxMemory);
+  return Read(*In, Opts);
+}
+
 /// Reads Data with the reader Read. Returns the IR's text, or the error's
 /// text prefixed with "error: ", so two reads can be compared; with
 /// WithWarnings, the warnings before it, each prefixed with "warning: ".
@@ -30,16 +40,13 @@ template <typename ReadFn>
 std::string readToText(llvm::StringRef Data, ReadFn Read,
                        ReadOptions Opts = ReadOptions(),
                        bool WithWarnings = false) {
-  Opts.MaxMemory = MaxMemory;
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   if (WithWarnings)
     Opts.Warn = [&](const llvm::Twine &Msg) {
       OS << "warning: " << Msg << '\n';
     };
-  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Data, "fuzz");
-  In->setMemoryLimit(Opts.MaxMemory);
-  llvm::Expected<std::unique_ptr<Profile>> P = Read(*In, Opts);
+  llvm::Expected<std::unique_ptr<Profile>> P = read(Data, Read, Opts);
   if (!P)
     return Text + "error: " + llvm::toString(P.takeError());
   printIR(**P, OS);

@@ -13,11 +13,8 @@ using namespace profkit;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Bytes(reinterpret_cast<const char *>(Data), Size);
-  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Bytes, "fuzz");
-  In->setMemoryLimit(fuzz::MaxMemory);
-  ReadOptions Opts;
-  Opts.MaxMemory = fuzz::MaxMemory;
-  llvm::Expected<std::unique_ptr<Profile>> P = readSampleProf(*In, Opts);
+  llvm::Expected<std::unique_ptr<Profile>> P =
+      fuzz::read(Bytes, readSampleProf);
   if (!P) {
     llvm::consumeError(P.takeError());
     return 0;

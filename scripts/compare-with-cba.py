@@ -15,7 +15,6 @@ import json
 import re
 import subprocess
 import sys
-from collections import Counter
 
 
 def parse_cba(path):
@@ -74,6 +73,21 @@ def close(cba_ms, us):
     return abs(cba_ms - us / 1000.0) <= 1.0
 
 
+def unmatched(pool, rows):
+    """The rows (key, ms) of ClangBuildAnalyzer with no row of profkit's
+    (pool: key -> [us]) of the same key and time; each of profkit's rows
+    matches once."""
+    bad = []
+    for key, ms in rows:
+        cands = pool.get(key, [])
+        hit = next((i for i, us in enumerate(cands) if close(ms, us)), None)
+        if hit is None:
+            bad.append('cba: %d ms %s; profkit: %s' % (ms, str(key)[:160], [c / 1000 for c in cands][:3]))
+        else:
+            cands.pop(hit)
+    return bad
+
+
 def main():
     cba = parse_cba(sys.argv[1])
     pk = json.load(open(sys.argv[2]))
@@ -98,26 +112,14 @@ def main():
     for sec, key in (('files_frontend', 'file'), ('files_backend', 'file'),
                      ('templates', 'name'), ('template_sets', 'name'),
                      ('function_sets', 'name')):
-        mine = Counter()
-        for r in pk[sec]:
-            mine[(r[key], r.get('count'))] += 0
         pool = {}
         for r in pk[sec]:
             pool.setdefault((r[key], r.get('count')), []).append(round(r['ms'] * 1000))
-        bad = []
-        for name, ms, count in cba[sec]:
-            cands = pool.get((name, count), [])
-            hit = next((i for i, us in enumerate(cands) if close(ms, us)), None)
-            if hit is None:
-                bad.append('cba: %d ms %s (%s times); profkit: %s' % (ms, name[:120], count, [c / 1000 for c in cands][:3]))
-            else:
-                cands.pop(hit)
-        report(sec, len(cba[sec]), bad)
+        report(sec, len(cba[sec]), unmatched(pool, [((n, c), ms) for n, ms, c in cba[sec]]))
 
     pool = {}
     for r in pk['functions']:
         pool.setdefault((r['name'], r['file']), []).append(round(r['ms'] * 1000))
-    bad = []
     # ClangBuildAnalyzer's 2019 demangler leaves some names mangled (C++20
     # constraints, `TnN` template parameters); profkit demangles them, as
     # llvm-cxxfilt-19 does, with ClangBuildAnalyzer's `> >`.
@@ -135,14 +137,8 @@ def main():
             spaced[m] = t
         print('     (%d names ClangBuildAnalyzer left mangled, compared demangled)' % len(mangled))
         cba['functions'] = [((spaced.get(n, n), f), ms, c) for (n, f), ms, c in cba['functions']]
-    for (name, file), ms, _ in cba['functions']:
-        cands = pool.get((name, file), [])
-        hit = next((i for i, us in enumerate(cands) if close(ms, us)), None)
-        if hit is None:
-            bad.append('cba: %d ms %s (%s); profkit: %s' % (ms, name[:120], file, [c / 1000 for c in cands][:3]))
-        else:
-            cands.pop(hit)
-    report('functions', len(cba['functions']), bad)
+    report('functions', len(cba['functions']),
+           unmatched(pool, [(k, ms) for k, ms, _ in cba['functions']]))
 
     heads = {h['file']: h for h in pk['headers']}
     bad = []
