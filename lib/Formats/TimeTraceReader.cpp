@@ -116,8 +116,10 @@ public:
     if (double(Pt.functions().capacity()) >= Guess * 1.1)
       return;
     double Bytes = 2 * Guess * sizeof(FunctionData);
-    if (!MaxBytes || Bytes <= double(MaxBytes))
+    if (!MaxBytes || Bytes <= double(MaxBytes)) {
       Pt.reserveFunctions(size_t(2 * Guess));
+      P.reserveFunctions(size_t(2 * Guess));
+    }
   }
 
 private:

@@ -385,6 +385,8 @@ public:
   /// Adds a function the caller knows is new (of an object no function has
   /// yet; a directory of time traces adds a million such). It is indexed
   /// when getOrAddFunction() next looks.
+  /// Makes room for N functions in all (see Part::reserveFunctions).
+  void reserveFunctions(size_t N) { Functions.reserve(N); }
   FuncId addNewFunction(StrId Object, StrId File, StrId Name) {
     Functions.push_back(Function{Object, File, Name});
     return FuncId(Functions.size() - 1);
