@@ -39,6 +39,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <queue>
@@ -494,12 +495,16 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
 
   // Files are parsed on every thread, and their trees added to the profile
   // in path order: a tree that is done before those of the files ahead of
-  // it waits, holding its own copy of its names, so its thread parses on.
+  // it waits, holding its own copy of its names, so its thread parses on,
+  // up to MaxAhead files past the first one not yet added (a large trace
+  // first and thousands of small ones after must not pile up).
   struct Result {
     std::unique_ptr<TraceTree> Tree; // Null: not a time trace.
     Error Err = Error::success();
   };
   std::mutex Lock;
+  std::condition_variable Added;
+  constexpr size_t MaxAhead = 64;
   std::map<size_t, Result> Ready;
   std::atomic<size_t> NextToParse{0};
   size_t NextToAdd = 0, Skipped = 0;
@@ -530,6 +535,10 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
       size_t I = NextToParse++;
       if (I >= Files->size())
         return;
+      {
+        std::unique_lock<std::mutex> Hold(Lock);
+        Added.wait(Hold, [&] { return Failed || I < NextToAdd + MaxAhead; });
+      }
       const std::string &Path = (*Files)[I].Path;
       Result R;
       Expected<bool> IsTrace = Parser.parseFile(Path, Opts.MaxMemory, Trace);
@@ -542,6 +551,7 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
       std::lock_guard<std::mutex> Hold(Lock);
       Ready.emplace(I, std::move(R));
       AddReady();
+      Added.notify_all();
     }
   };
   unsigned Threads =
