@@ -1,0 +1,340 @@
+//===- ReportWriter.cpp - A profile as a report people read ---------------===//
+//
+// `-output-format=report<format=text|json|csv;event=E;sort=self|inclusive;
+// top=N;min=P%;callers=N>`: the flat profile of a run (self and inclusive
+// cost of each function, its share of the run, its calls), and for the top
+// functions who calls them and what they call, as callgrind_annotate
+// --tree=both and gprof's call graph show. Inclusive costs are the
+// inclusive analysis's, right under recursion. The text fits a terminal;
+// JSON holds every function, CSV the flat profile. The numbers are the
+// profile's: callgrind's self costs as callgrind_annotate sums them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "profkit/Analysis/InclusiveCost.h"
+#include "profkit/Formats/Format.h"
+#include "profkit/Support/Error.h"
+#include "profkit/Support/Saturating.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace profkit;
+using namespace llvm;
+
+namespace {
+
+/// Calls from one function to another, summed over the profile.
+struct CallTotals {
+  uint64_t Count = 0;
+  std::vector<uint64_t> Inclusive; // Per event.
+};
+
+struct ReportOptions {
+  enum Format { Text, Json, Csv } Form = Text;
+  unsigned Event = 0;
+  bool ByInclusive = false;
+  unsigned Top = 20, Callers = 10;
+  double MinShare = 0; // In percent of the run's total.
+};
+
+class Report {
+public:
+  Report(const Profile &P, const ReportOptions &O);
+  void writeText(raw_ostream &OS) const;
+  void writeJson(raw_ostream &OS) const;
+  void writeCsv(raw_ostream &OS) const;
+
+private:
+  uint64_t key(FuncId F) const {
+    return O.ByInclusive ? IC.inclusive(F)[O.Event] : IC.self(F)[O.Event];
+  }
+  std::string label(FuncId F) const;
+  void
+  writeCallList(raw_ostream &OS, StringRef Title,
+                ArrayRef<std::pair<FuncId, const CallTotals *>> Calls) const;
+  void writeFunctionJson(json::OStream &J, FuncId F) const;
+
+  const Profile &P;
+  ReportOptions O;
+  InclusiveCost IC;
+  /// Every function with data or callers, by the sort key, highest first.
+  std::vector<FuncId> Order;
+  DenseMap<std::pair<FuncId, FuncId>, CallTotals> Calls;
+  DenseMap<FuncId, std::vector<FuncId>> CallersOf, CalleesOf;
+};
+
+/// 1234567 as "1,234,567".
+std::string grouped(uint64_t N) {
+  std::string Digits = utostr(N), Out;
+  for (size_t I = 0; I != Digits.size(); ++I) {
+    if (I && (Digits.size() - I) % 3 == 0)
+      Out += ',';
+    Out += Digits[I];
+  }
+  return Out;
+}
+
+double share(uint64_t Part, uint64_t Whole) {
+  return Whole ? 100.0 * double(Part) / double(Whole) : 0.0;
+}
+
+} // namespace
+
+Report::Report(const Profile &P, const ReportOptions &O)
+    : P(P), O(O), IC(InclusiveCost::compute(P)) {
+  size_t NE = P.events().size();
+  for (const auto &Pt : P.parts()) {
+    RowLayout L = Pt->layout();
+    for (const FunctionData &FD : Pt->functions())
+      for (const Row &R : FD.Calls) {
+        FuncId To = L.callee(R);
+        auto [It, New] = Calls.try_emplace({FD.Id, To});
+        CallTotals &C = It->second;
+        if (New) {
+          C.Inclusive.assign(NE, 0);
+          CallersOf[To].push_back(FD.Id);
+          CalleesOf[FD.Id].push_back(To);
+        }
+        (void)addCost(C.Count, R.value(0));
+        for (size_t E = 0; E != NE; ++E)
+          (void)addCost(C.Inclusive[E], R.value(1 + E));
+      }
+  }
+  for (FuncId F = 0; F != IC.numFunctions(); ++F)
+    if (IC.partsWithData(F) || IC.hasCallers(F))
+      Order.push_back(F);
+  llvm::stable_sort(Order, [&](FuncId A, FuncId B) {
+    if (key(A) != key(B))
+      return key(A) > key(B);
+    return P.functionName(A) < P.functionName(B);
+  });
+}
+
+std::string Report::label(FuncId F) const {
+  const profkit::Function &Fn = P.function(F);
+  std::string S = P.functionName(F).str();
+  StringRef Object = sys::path::filename(P.Strings.str(Fn.Object));
+  StringRef File = P.Strings.str(Fn.File);
+  if (!Object.empty() || !File.empty())
+    S += "  (" +
+         (Object.empty() ? File.str()
+          : File.empty() ? Object.str()
+                         : (Object + ": " + File).str()) +
+         ")";
+  return S;
+}
+
+void Report::writeCallList(
+    raw_ostream &OS, StringRef Title,
+    ArrayRef<std::pair<FuncId, const CallTotals *>> List) const {
+  for (auto [F, C] : List)
+    OS << format("      %-9s %12s calls %16s  ", Title.str().c_str(),
+                 grouped(C->Count).c_str(),
+                 grouped(C->Inclusive[O.Event]).c_str())
+       << label(F) << '\n';
+}
+
+void Report::writeText(raw_ostream &OS) const {
+  const std::string &Event = P.events()[O.Event].Name;
+  uint64_t Total = IC.total()[O.Event];
+  OS << "profkit report of " << P.SourceName << '\n';
+  for (const auto &Pt : P.parts())
+    for (const HeaderLine &H : Pt->Header)
+      if (H.Key == "cmd" || H.Key == "creator")
+        OS << "  " << H.Key << ": " << H.Value << '\n';
+  OS << "events:";
+  for (const EventType &E : P.events())
+    OS << ' ' << E.Name;
+  OS << "\ntotals:";
+  for (uint64_t T : IC.total())
+    OS << ' ' << grouped(T);
+  // The functions shown: the top ones above the share.
+  std::vector<FuncId> Shown;
+  for (FuncId F : Order)
+    if (Shown.size() < O.Top && share(key(F), Total) >= O.MinShare && key(F))
+      Shown.push_back(F);
+  OS << "\n\nFunctions by " << (O.ByInclusive ? "inclusive" : "self") << ' '
+     << Event << ": the top " << Shown.size() << " of " << Order.size()
+     << "\n\n";
+  OS << right_justify(Event + " self", 16) << right_justify("%", 8)
+     << right_justify(Event + " incl.", 17) << right_justify("%", 8)
+     << right_justify("calls", 13) << "  function\n";
+  for (FuncId F : Shown) {
+    uint64_t Self = IC.self(F)[O.Event], Incl = IC.inclusive(F)[O.Event];
+    OS << format("%16s %6.2f%% %16s %6.2f%% %12s  ", grouped(Self).c_str(),
+                 share(Self, Total), grouped(Incl).c_str(), share(Incl, Total),
+                 grouped(IC.calls(F)).c_str())
+       << label(F) << '\n';
+  }
+  size_t WithCalls = std::min<size_t>(O.Callers, Shown.size());
+  if (!WithCalls)
+    return;
+  OS << "\nCallers and callees of the top " << WithCalls << " (" << Event
+     << " inclusive of the calls):\n";
+  for (FuncId F : ArrayRef(Shown).take_front(WithCalls)) {
+    OS << '\n' << label(F) << '\n';
+    auto ListOf = [&](const DenseMap<FuncId, std::vector<FuncId>> &Of,
+                      bool Callers) {
+      std::vector<std::pair<FuncId, const CallTotals *>> List;
+      auto It = Of.find(F);
+      if (It == Of.end())
+        return List;
+      for (FuncId G : It->second)
+        List.push_back(
+            {G,
+             &Calls.find(Callers ? std::pair(G, F) : std::pair(F, G))->second});
+      llvm::stable_sort(List, [&](const auto &A, const auto &B) {
+        return A.second->Inclusive[O.Event] > B.second->Inclusive[O.Event];
+      });
+      return List;
+    };
+    writeCallList(OS, "called by", ListOf(CallersOf, true));
+    writeCallList(OS, "calls", ListOf(CalleesOf, false));
+  }
+}
+
+void Report::writeFunctionJson(json::OStream &J, FuncId F) const {
+  const profkit::Function &Fn = P.function(F);
+  auto Costs = [&](StringRef Key, ArrayRef<uint64_t> V) {
+    J.attributeArray(Key, [&] {
+      for (uint64_t X : V)
+        J.value(int64_t(std::min<uint64_t>(X, INT64_MAX)));
+    });
+  };
+  auto CallList = [&](StringRef Key,
+                      const DenseMap<FuncId, std::vector<FuncId>> &Of,
+                      bool Callers) {
+    J.attributeArray(Key, [&] {
+      auto It = Of.find(F);
+      if (It == Of.end())
+        return;
+      for (FuncId G : It->second) {
+        const CallTotals &C =
+            Calls.find(Callers ? std::pair(G, F) : std::pair(F, G))->second;
+        J.object([&] {
+          J.attribute("name", P.functionName(G));
+          J.attribute("file", P.Strings.str(P.function(G).File));
+          J.attribute("object", P.Strings.str(P.function(G).Object));
+          J.attribute("calls", int64_t(std::min<uint64_t>(C.Count, INT64_MAX)));
+          Costs("inclusive", C.Inclusive);
+        });
+      }
+    });
+  };
+  J.object([&] {
+    J.attribute("name", P.functionName(F));
+    J.attribute("file", P.Strings.str(Fn.File));
+    J.attribute("object", P.Strings.str(Fn.Object));
+    Costs("self", IC.self(F));
+    Costs("inclusive", IC.inclusive(F));
+    J.attribute("calls", int64_t(std::min<uint64_t>(IC.calls(F), INT64_MAX)));
+    CallList("callers", CallersOf, true);
+    CallList("callees", CalleesOf, false);
+  });
+}
+
+void Report::writeJson(raw_ostream &OS) const {
+  json::OStream J(OS, 1);
+  J.object([&] {
+    J.attributeArray("events", [&] {
+      for (const EventType &E : P.events())
+        J.value(E.Name);
+    });
+    J.attributeArray("totals", [&] {
+      for (uint64_t T : IC.total())
+        J.value(int64_t(std::min<uint64_t>(T, INT64_MAX)));
+    });
+    J.attributeArray("functions", [&] {
+      for (FuncId F : Order)
+        writeFunctionJson(J, F);
+    });
+  });
+  OS << '\n';
+}
+
+void Report::writeCsv(raw_ostream &OS) const {
+  // RFC 4180: a field with a comma, quote or line break is quoted.
+  auto Field = [&](StringRef S) {
+    if (S.find_first_of(",\"\r\n") == StringRef::npos) {
+      OS << S;
+      return;
+    }
+    OS << '"';
+    for (char C : S)
+      OS << (C == '"' ? "\"\"" : StringRef(&C, 1));
+    OS << '"';
+  };
+  OS << "name,file,object";
+  for (const EventType &E : P.events())
+    OS << ",self " << E.Name << ",inclusive " << E.Name;
+  OS << ",calls\n";
+  for (FuncId F : Order) {
+    Field(P.functionName(F));
+    OS << ',';
+    Field(P.Strings.str(P.function(F).File));
+    OS << ',';
+    Field(P.Strings.str(P.function(F).Object));
+    for (size_t E = 0; E != P.events().size(); ++E)
+      OS << ',' << IC.self(F)[E] << ',' << IC.inclusive(F)[E];
+    OS << ',' << IC.calls(F) << '\n';
+  }
+}
+
+Error profkit::writeReport(const Profile &P, raw_ostream &OS,
+                           const PassParams &Params, const WriteContext &) {
+  if (Error E = requireFunctions(P))
+    return E;
+  ReportOptions O;
+  StringRef Form = Params.get("format");
+  if (Form == "json")
+    O.Form = ReportOptions::Json;
+  else if (Form == "csv")
+    O.Form = ReportOptions::Csv;
+  else if (Form != "text")
+    return Params.invalid("format", "'" + Form +
+                                        "' is not a report format (text, "
+                                        "json or csv)");
+  if (P.events().empty())
+    return makeError(ErrorCode::InvalidArgument,
+                     P.SourceName + ": the profile has no events to report");
+  if (StringRef Event = Params.get("event"); !Event.empty()) {
+    std::optional<unsigned> E = P.findEvent(Event);
+    if (!E)
+      return Params.invalid("event",
+                            "the profile has no event '" + Event + "'");
+    O.Event = *E;
+  }
+  StringRef Sort = Params.get("sort");
+  if (Sort != "self" && Sort != "inclusive")
+    return Params.invalid("sort", "'" + Sort + "' is not self or inclusive");
+  O.ByInclusive = Sort == "inclusive";
+  if (Params.get("top").getAsInteger(10, O.Top))
+    return Params.invalid("top", "'" + Params.get("top") +
+                                     "' is not a number of functions");
+  if (Params.get("callers").getAsInteger(10, O.Callers))
+    return Params.invalid("callers", "'" + Params.get("callers") +
+                                         "' is not a number of functions");
+  StringRef Min = Params.get("min");
+  if (!Min.consume_back("%") || Min.getAsDouble(O.MinShare) || O.MinShare < 0 ||
+      O.MinShare > 100)
+    return Params.invalid("min", "'" + Params.get("min") +
+                                     "' is not a share such as 0.5%");
+  Report R(P, O);
+  switch (O.Form) {
+  case ReportOptions::Text:
+    R.writeText(OS);
+    break;
+  case ReportOptions::Json:
+    R.writeJson(OS);
+    break;
+  case ReportOptions::Csv:
+    R.writeCsv(OS);
+    break;
+  }
+  return Error::success();
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Checks a report's JSON against callgrind_annotate --threshold=100
+--auto=no: the self cost (first event) of each function name, summed over
+its objects, equals the sum of callgrind_annotate's file:function rows of that name.
+callgrind_annotate lists a function once per file its code is in (inlined
+code counts in the file it came from) and names the object only for the
+function's own file, so rows are matched by name.
+
+usage: compare-annotate.py ANNOTATE_OUTPUT REPORT_JSON
+"""
+import json, re, sys
+from collections import defaultdict
+
+want = defaultdict(int)
+total = None
+row = re.compile(r'^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[.*\])?$')
+for line in open(sys.argv[1]):
+    m = row.match(line.rstrip('\n'))
+    if not m:
+        continue
+    cost, where = int(m.group(1).replace(',', '')), m.group(2)
+    if where == 'PROGRAM TOTALS':
+        total = cost
+        continue
+    want[where.split(':', 1)[1] if ':' in where else where] += cost
+report = json.load(open(sys.argv[2]))
+got = defaultdict(int)
+for f in report['functions']:
+    got[f['name']] += f['self'][0]
+bad = [(k, v, got.get(k)) for k, v in want.items() if got.get(k) != v]
+bad += [(k, 0, v) for k, v in got.items() if v and k not in want]
+print('total', total, report['totals'][0])
+print('functions', len(want))
+for b in bad[:10]:
+    print('differs:', b)
+sys.exit(1 if bad or total != report['totals'][0] else 0)
