@@ -132,11 +132,16 @@ std::string Report::label(FuncId F) const {
 void Report::writeCallList(
     raw_ostream &OS, StringRef Title,
     ArrayRef<std::pair<FuncId, const CallTotals *>> List) const {
-  for (auto [F, C] : List)
+  // The costliest five: the text fits a terminal.
+  constexpr size_t MaxShown = 5;
+  for (auto [F, C] : List.take_front(MaxShown))
     OS << format("      %-9s %12s calls %16s  ", Title.str().c_str(),
                  grouped(C->Count).c_str(),
                  grouped(C->Inclusive[O.Event]).c_str())
        << label(F) << '\n';
+  if (List.size() > MaxShown)
+    OS << "      " << Title << " ... " << List.size() - MaxShown
+       << " more (the JSON report has them all)\n";
 }
 
 void Report::writeText(raw_ostream &OS) const {
