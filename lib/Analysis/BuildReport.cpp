@@ -2,12 +2,14 @@
 //
 // The profile keeps a trace's tree as its aggregate: one function per event
 // name and detail in each compilation, one call row per (parent, child)
-// pair. Clang instantiates a template and parses a guarded header once per
-// translation unit, so in practice each such function has one parent and
-// the aggregate is the tree; where a function has several, the questions
-// that need the tree (is an instantiation nested in one of the same set?
-// which headers brought this one in?) are answered from every parent, as
-// docs/BuildProfiling.md describes.
+// pair. The questions that need the tree (is an instantiation nested in one
+// of the same set? which headers brought this one in?) climb the calls:
+// where a function above an instantiation or header occurs more than once
+// in a compilation, the time-trace reader numbers its occurrences in the
+// calls' lines, so the climb follows one path of the tree. On a profile
+// without those numbers (merged otherwise, or written by another tool),
+// any path counts for nesting and include chains share a call's
+// occurrences in proportion to time, as docs/BuildProfiling.md says.
 //
 //===----------------------------------------------------------------------===//
 

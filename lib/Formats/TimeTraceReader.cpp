@@ -1,22 +1,22 @@
 //===- TimeTraceReader.cpp - clang -ftime-trace JSON in -------------------===//
 //
-// Reads one clang time trace (clang 9 to 19) into the IR: one part placed by
-// line (always 0), the event `us` (wall µs), one function per event name and
-// detail, in the object of the compilation and the "file" of the event name
-// (`Source` /usr/include/c++/12/vector, `InstantiateFunction` std::sort<...>,
-// `Frontend` Frontend), so that KCachegrind groups by event kind. The nesting
-// of the events is the call tree: self time is an event's duration less its
-// children's, a call carries count 1 and the child's duration. The roots are
-// kept as intervals (start since the trace's beginningOfTime origin).
+// Reads clang time traces (clang 9 to 19; TimeTraceParser.cpp parses the
+// JSON) into the IR: the event `us` (wall µs), one function per event name
+// and detail, in the object of the compilation and the "file" of the event
+// name (`Source` /usr/include/c++/12/vector, `InstantiateFunction`
+// std::sort<...>, `Frontend` Frontend), so that KCachegrind groups by event
+// kind. The nesting of the events is the call tree: self time is the time
+// no event inside an event ran, a call carries count 1 and the child's
+// duration, at line 0 but where the report needs the occurrences of a
+// function told apart (numberEntries). The roots are kept as intervals
+// (start since the trace's beginningOfTime origin).
 //
 // Events are read as ClangBuildAnalyzer reads them (docs/BuildProfiling.md),
 // so that the build report matches its numbers: `X` events, and clang 19's
 // `Source` `b`/`e` pairs made one event; `Total ...` summaries and metadata
 // left out; all threads in one tree, sorted by start, then longest first; an
 // event nests in the nearest event that contains it (both ends inclusive),
-// a partial overlap never nests. JSON is parsed with simdjson's ondemand
-// API: the traces of a build run to hundreds of megabytes, and a DOM of
-// them would cost several times their size.
+// a partial overlap never nests.
 //
 // A directory is read as one build: every `.json` under it that is a time
 // trace (others are counted and skipped), one compilation each, parsed on
@@ -29,21 +29,17 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
-#include "profkit/Support/Saturating.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 #include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
 #include <queue>
-#include <simdjson.h>
 #include <thread>
 
 using namespace profkit;
