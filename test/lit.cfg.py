@@ -19,7 +19,7 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["profkit-opt"], [config.profkit_tools_dir, config.llvm_tools_dir])
+    ["profkit-opt", "profkit-diff"], [config.profkit_tools_dir, config.llvm_tools_dir])
 
 config.substitutions.append(("%cc", config.host_cc))
 config.substitutions.append(("%profkit_src_root", config.profkit_src_root))

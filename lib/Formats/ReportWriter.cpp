@@ -15,6 +15,7 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/Saturating.h"
+#include "profkit/Support/TextFormat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -67,17 +68,6 @@ private:
   DenseMap<std::pair<FuncId, FuncId>, CallTotals> Calls;
   DenseMap<FuncId, std::vector<FuncId>> CallersOf, CalleesOf;
 };
-
-/// 1234567 as "1,234,567".
-std::string grouped(uint64_t N) {
-  std::string Digits = utostr(N), Out;
-  for (size_t I = 0; I != Digits.size(); ++I) {
-    if (I && (Digits.size() - I) % 3 == 0)
-      Out += ',';
-    Out += Digits[I];
-  }
-  return Out;
-}
 
 double share(uint64_t Part, uint64_t Whole) {
   return Whole ? 100.0 * double(Part) / double(Whole) : 0.0;
@@ -136,8 +126,8 @@ void Report::writeCallList(
   constexpr size_t MaxShown = 5;
   for (auto [F, C] : List.take_front(MaxShown))
     OS << format("      %-9s %12s calls %16s  ", Title.str().c_str(),
-                 grouped(C->Count).c_str(),
-                 grouped(C->Inclusive[O.Event]).c_str())
+                 groupThousands(C->Count).c_str(),
+                 groupThousands(C->Inclusive[O.Event]).c_str())
        << label(F) << '\n';
   if (List.size() > MaxShown)
     OS << "      " << Title << " ... " << List.size() - MaxShown
@@ -157,7 +147,7 @@ void Report::writeText(raw_ostream &OS) const {
     OS << ' ' << E.Name;
   OS << "\ntotals:";
   for (uint64_t T : IC.total())
-    OS << ' ' << grouped(T);
+    OS << ' ' << groupThousands(T);
   // The functions shown: the top ones above the share.
   std::vector<FuncId> Shown;
   for (FuncId F : Order)
@@ -171,9 +161,10 @@ void Report::writeText(raw_ostream &OS) const {
      << right_justify("calls", 13) << "  function\n";
   for (FuncId F : Shown) {
     uint64_t Self = IC.self(F)[O.Event], Incl = IC.inclusive(F)[O.Event];
-    OS << format("%16s %6.2f%% %16s %6.2f%% %12s  ", grouped(Self).c_str(),
-                 share(Self, Total), grouped(Incl).c_str(), share(Incl, Total),
-                 grouped(IC.calls(F)).c_str())
+    OS << format("%16s %6.2f%% %16s %6.2f%% %12s  ",
+                 groupThousands(Self).c_str(), share(Self, Total),
+                 groupThousands(Incl).c_str(), share(Incl, Total),
+                 groupThousands(IC.calls(F)).c_str())
        << label(F) << '\n';
   }
   size_t WithCalls = std::min<size_t>(O.Callers, Shown.size());
@@ -263,17 +254,7 @@ void Report::writeJson(raw_ostream &OS) const {
 }
 
 void Report::writeCsv(raw_ostream &OS) const {
-  // RFC 4180: a field with a comma, quote or line break is quoted.
-  auto Field = [&](StringRef S) {
-    if (S.find_first_of(",\"\r\n") == StringRef::npos) {
-      OS << S;
-      return;
-    }
-    OS << '"';
-    for (char C : S)
-      OS << (C == '"' ? "\"\"" : StringRef(&C, 1));
-    OS << '"';
-  };
+  auto Field = [&](StringRef S) { writeCsvField(OS, S); };
   OS << "name,file,object";
   for (const EventType &E : P.events())
     OS << ",self " << E.Name << ",inclusive " << E.Name;
