@@ -12,7 +12,7 @@ packages=(
   zlib1g-dev libzstd-dev libiberty-dev libgtest-dev libbenchmark-dev
   libsimdjson-dev
   # Real tools the lit tests run and compare against.
-  valgrind binutils gzip time gawk mawk php-cli php-xdebug
+  valgrind binutils gzip time gawk mawk php-cli php-xdebug graphviz
 )
 
 # PROFKIT_VIEWERS=1: also the viewers the optional tests check profkit's

@@ -33,7 +33,7 @@ config.substitutions.append(
 # Real tools the tests run when the machine has them.
 for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip",
              "cg_merge", "script", "clang-19", "clang++-19", "ninja",
-             "llvm-profgen-19", "llvm-profdata-19"]:
+             "llvm-profgen-19", "llvm-profdata-19", "dot"]:
     if shutil.which(tool):
         config.available_features.add(tool)
 
