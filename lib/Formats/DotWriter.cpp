@@ -1,13 +1,15 @@
 //===- DotWriter.cpp - The call graph as a graphviz picture ---------------===//
 //
-// `-output-format=dot<event=E;node-min=P%;edge-min=P%;shorten>`: the call
-// graph for graphviz, as gprof2dot draws it: a node for each function whose
-// inclusive cost is at least node-min of the run, labelled with its
-// inclusive and self share and its calls, coloured on a ramp from blue
+// `-output-format=dot<event=E;node-min=P%;edge-min=P%;root=G;leaf=G;shorten>`:
+// the call graph for graphviz, as gprof2dot draws it: a node for each
+// function whose inclusive cost is at least node-min of the run (and, with
+// root= or leaf=, that is called from a root or calls into a leaf), labelled
+// with its inclusive and self share and its calls, coloured on a ramp from blue
 // (cold) to red (hot) by inclusive share; an edge for each call between
 // two shown functions of at least edge-min, as thick as its share. Calls
-// inside a cycle of the call graph (recursion) are dashed. Inclusive costs
-// are the inclusive analysis's, right under recursion.
+// inside a cycle of the call graph (recursion) are dashed, and cost at most
+// their callee's inclusive cost. Inclusive costs are the inclusive
+// analysis's, right under recursion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -46,9 +49,17 @@ static std::string dotString(StringRef S) {
 
 /// The colour of a share of the run in [0, 1]: blue, through green and
 /// yellow, to red, as an HSV hue graphviz reads.
+static double rampHue(double Share) {
+  return 0.66 * (1.0 - std::clamp(Share, 0.0, 1.0));
+}
 static std::string rampColour(double Share) {
-  double Hue = 0.66 * (1.0 - std::clamp(Share, 0.0, 1.0));
-  return formatv("{0:F3} 0.85 0.90", Hue).str();
+  return formatv("{0:F3} 0.85 0.90", rampHue(Share)).str();
+}
+/// Black on the ramp's light middle (yellow, green, cyan), where white text
+/// is hard to read, white on its dark ends.
+static StringRef textColour(double Share) {
+  double Hue = rampHue(Share);
+  return Hue > 0.1 && Hue < 0.55 ? "black" : "white";
 }
 
 static Expected<double> shareParam(const PassParams &Params, StringRef Name) {
@@ -58,6 +69,52 @@ static Expected<double> shareParam(const PassParams &Params, StringRef Name) {
     return Params.invalid(Name, "'" + Params.get(Name) +
                                     "' is not a share such as 0.5%");
   return D / 100;
+}
+
+/// The functions reachable from those named by the glob in parameter
+/// \p Name, along calls (\p Forward) or against them; all functions when
+/// the parameter is empty.
+static Expected<std::vector<bool>> focus(const Profile &P,
+                                         const PassParams &Params,
+                                         StringRef Name, bool Forward) {
+  size_t N = P.numFunctions();
+  StringRef Pattern = Params.get(Name);
+  if (Pattern.empty())
+    return std::vector<bool>(N, true);
+  Expected<GlobPattern> Glob = GlobPattern::create(Pattern);
+  if (!Glob)
+    return Params.invalid(Name, toString(Glob.takeError()));
+  std::vector<bool> Reached(N);
+  std::vector<FuncId> Work;
+  for (FuncId F = 0; F != N; ++F)
+    if (Glob->match(P.functionName(F))) {
+      Reached[F] = true;
+      Work.push_back(F);
+    }
+  if (Work.empty())
+    return Params.invalid(Name, "no function matches '" + Pattern + "'");
+  std::vector<std::vector<FuncId>> Next(N);
+  for (const auto &Pt : P.parts()) {
+    RowLayout L = Pt->layout();
+    for (const FunctionData &FD : Pt->functions())
+      for (const Row &R : FD.Calls) {
+        FuncId To = L.callee(R);
+        if (Forward)
+          Next[FD.Id].push_back(To);
+        else
+          Next[To].push_back(FD.Id);
+      }
+  }
+  while (!Work.empty()) {
+    FuncId F = Work.back();
+    Work.pop_back();
+    for (FuncId G : Next[F])
+      if (!Reached[G]) {
+        Reached[G] = true;
+        Work.push_back(G);
+      }
+  }
+  return Reached;
 }
 
 Error profkit::writeDot(const Profile &P, raw_ostream &OS,
@@ -81,13 +138,20 @@ Error profkit::writeDot(const Profile &P, raw_ostream &OS,
   if (!EdgeMin)
     return EdgeMin.takeError();
   bool Shorten = Params.getFlag("shorten");
+  Expected<std::vector<bool>> BelowRoot = focus(P, Params, "root", true);
+  if (!BelowRoot)
+    return BelowRoot.takeError();
+  Expected<std::vector<bool>> AboveLeaf = focus(P, Params, "leaf", false);
+  if (!AboveLeaf)
+    return AboveLeaf.takeError();
 
   InclusiveCost IC = InclusiveCost::compute(P);
   double Total = double(IC.total()[Event]);
   auto Share = [&](uint64_t Cost) { return Total ? double(Cost) / Total : 0; };
   std::vector<bool> Shown(IC.numFunctions());
   for (FuncId F = 0; F != IC.numFunctions(); ++F)
-    Shown[F] = (IC.partsWithData(F) || IC.hasCallers(F)) &&
+    Shown[F] = (*BelowRoot)[F] && (*AboveLeaf)[F] &&
+               (IC.partsWithData(F) || IC.hasCallers(F)) &&
                Share(IC.inclusive(F)[Event]) >= *NodeMin &&
                IC.inclusive(F)[Event];
   // Calls between shown functions, summed over the parts.
@@ -115,7 +179,7 @@ Error profkit::writeDot(const Profile &P, raw_ostream &OS,
                   groupThousands(IC.total()[Event]))
      << ", labelloc=t];\n"
      << "  node [fontname=\"Helvetica\", shape=box, style=\"filled,rounded\", "
-        "fontcolor=white, fontsize=10];\n"
+        "fontsize=10];\n"
      << "  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.5];\n";
   for (FuncId F = 0; F != IC.numFunctions(); ++F) {
     if (!Shown[F])
@@ -130,11 +194,14 @@ Error profkit::writeDot(const Profile &P, raw_ostream &OS,
                             .str();
     OS << "  f" << F << " [label=" << dotString(Label)
        << ", tooltip=" << dotString(P.Strings.str(P.function(F).Object))
-       << ", fillcolor=" << dotString(rampColour(Incl)) << "];\n";
+       << ", fillcolor=" << dotString(rampColour(Incl))
+       << ", fontcolor=" << textColour(Incl) << "];\n";
   }
   for (const auto &[Key, Value] : Calls) {
     auto [From, To] = Key;
-    double Cost = Share(Value.second);
+    // A call inside a cycle sums its nested recursive calls; no call costs
+    // more than its callee's inclusive cost.
+    double Cost = Share(std::min(Value.second, IC.inclusive(To)[Event]));
     if (Cost < *EdgeMin)
       continue;
     bool InCycle = IC.component(From) == IC.component(To);
