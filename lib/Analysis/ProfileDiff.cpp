@@ -7,7 +7,8 @@
 using namespace profkit;
 using namespace llvm;
 
-ProfileDiff ProfileDiff::compute(const Profile &Base, const Profile &New) {
+ProfileDiff ProfileDiff::compute(const Profile &Base, const Profile &New,
+                                 const PathNormalizer &Paths) {
   ProfileDiff D;
   // Events by name: the columns of each profile that both have.
   std::vector<unsigned> BaseCol, NewCol;
@@ -40,15 +41,16 @@ ProfileDiff ProfileDiff::compute(const Profile &Base, const Profile &New) {
       if (!IC.partsWithData(F) && !IC.hasCallers(F))
         continue;
       const profkit::Function &Fn = P.function(F);
-      StringRef Name = P.Strings.str(Fn.Name), File = P.Strings.str(Fn.File),
-                Object = P.Strings.str(Fn.Object);
-      std::string Key = (Object + "\n" + File + "\n" + Name).str();
+      StringRef Name = P.Strings.str(Fn.Name);
+      std::string File = Paths(P.Strings.str(Fn.File)),
+                  Object = Paths(P.Strings.str(Fn.Object));
+      std::string Key = Object + "\n" + File + "\n" + Name.str();
       auto [It, Inserted] = Index.try_emplace(Key, D.Functions.size());
       if (Inserted) {
         Function G;
         G.Name = Name.str();
-        G.File = File.str();
-        G.Object = Object.str();
+        G.File = std::move(File);
+        G.Object = std::move(Object);
         G.BaseSelf.assign(NE, 0);
         G.NewSelf.assign(NE, 0);
         G.BaseInclusive.assign(NE, 0);

@@ -16,7 +16,6 @@
 #include "profkit/Support/Saturating.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/Path.h"
 
 using namespace profkit;
 using namespace llvm;
@@ -27,7 +26,6 @@ Expected<MergePass> MergePass::create(const PassParams &Params,
   M.Params = Params;
   M.Ctx = &Ctx;
   M.FoldParts = Params.getFlag("fold-parts");
-  M.Basename = Params.getFlag("basename");
   for (StringRef W : Params.getList("weights")) {
     uint64_t N;
     if (W.getAsInteger(10, N) || N == 0)
@@ -40,16 +38,15 @@ Expected<MergePass> MergePass::create(const PassParams &Params,
   Expected<std::optional<Regex>> R = Params.getRegex("strip-path");
   if (!R)
     return R.takeError();
-  if (*R)
-    M.StripPath = std::make_shared<Regex>(std::move(**R));
+  M.Paths = PathNormalizer(std::move(*R), Params.getFlag("basename"));
   return M;
 }
 
 namespace {
 class Merger {
 public:
-  Merger(bool FoldParts, const Regex *StripPath, bool Basename)
-      : FoldParts(FoldParts), StripPath(StripPath), Basename(Basename) {}
+  Merger(bool FoldParts, const PathNormalizer &Paths)
+      : FoldParts(FoldParts), Paths(Paths) {}
   /// Adds Src, every count multiplied by Weight; fails on data that cannot
   /// merge or a sum that overflows.
   llvm::Error add(const Profile &Src, uint64_t Weight = 1);
@@ -62,18 +59,8 @@ public:
   bool WeightSaturated = false;
 
 private:
-  std::string normalize(StringRef Path) const {
-    std::string S = Path.str();
-    if (StripPath)
-      S = StripPath->sub("", S);
-    if (Basename)
-      S = sys::path::filename(S).str();
-    return S;
-  }
-
   bool FoldParts;
-  const Regex *StripPath;
-  bool Basename;
+  const PathNormalizer &Paths;
   Part *Folded = nullptr;
   unsigned NumFolded = 0;
   bool AllHaveSummary = true;
@@ -102,14 +89,13 @@ Error Merger::add(const Profile &Src, uint64_t Weight) {
       WeightSaturated |= !scaleCost(X, Weight);
   };
   // Strings: files normalised; names as they are.
-  bool Normalize = StripPath || Basename;
   std::vector<StrId> Plain(Src.Strings.size());
   for (StrId S = 0; S != Src.Strings.size(); ++S)
     Plain[S] = Out.Strings.intern(Src.Strings.str(S));
-  if (Normalize) {
+  if (Paths.active()) {
     M.File.resize(Src.Strings.size());
     for (StrId S = 0; S != Src.Strings.size(); ++S)
-      M.File[S] = Out.Strings.intern(normalize(Src.Strings.str(S)));
+      M.File[S] = Out.Strings.intern(Paths(Src.Strings.str(S)));
   } else {
     M.File = Plain;
   }
@@ -211,7 +197,7 @@ Error Merger::add(const Profile &Src, uint64_t Weight) {
 bool Merger::adopt(Profile &Src) {
   // Folding several parts into one and normalising names (which may join
   // functions) need the copy.
-  if ((FoldParts && Src.parts().size() > 1) || StripPath || Basename ||
+  if ((FoldParts && Src.parts().size() > 1) || Paths.active() ||
       Out.numFunctions() || !Out.parts().empty())
     return false;
   Out = std::move(Src);
@@ -245,7 +231,7 @@ bool Merger::finish() {
 
 Expected<PreservedAnalyses> MergePass::run(Profile &P,
                                            ProfileAnalysisManager &) {
-  Merger M(FoldParts, StripPath.get(), Basename);
+  Merger M(FoldParts, Paths);
   size_t Input = 0;
   auto WeightOf = [&](size_t I) { return I < Weights.size() ? Weights[I] : 1; };
   if (WeightOf(Input) != 1 || !M.adopt(P)) {

@@ -17,6 +17,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
@@ -55,6 +56,17 @@ static cl::opt<double> MinChange(
     cl::desc("The change of a function's self cost, in percent of the base "
              "total, the text needs to show it"),
     cl::value_desc("percent"), cl::init(0), cl::cat(Category));
+
+static cl::opt<std::string> StripPath(
+    "strip-path",
+    cl::desc("Delete the first match of this regex from every file and "
+             "object name before matching functions (as merge does)"),
+    cl::value_desc("regex"), cl::cat(Category));
+static cl::opt<bool> Basename(
+    "basename",
+    cl::desc("Keep only the last component of file and object names before "
+             "matching functions (as merge does)"),
+    cl::cat(Category));
 
 static StringRef ToolName;
 
@@ -221,7 +233,17 @@ int main(int argc, char **argv) {
   Expected<std::unique_ptr<Profile>> New = readProfile(NewPath, Read);
   if (!New)
     fail(New.takeError());
-  ProfileDiff D = ProfileDiff::compute(**Base, **New);
+  std::optional<Regex> Strip;
+  if (!StripPath.empty()) {
+    std::string Why;
+    if (Regex R(StripPath); !R.isValid(Why))
+      fail(createStringError(inconvertibleErrorCode(),
+                             "invalid regex '%s' for -strip-path: %s",
+                             StripPath.c_str(), Why.c_str()));
+    Strip.emplace(StripPath);
+  }
+  ProfileDiff D = ProfileDiff::compute(
+      **Base, **New, PathNormalizer(std::move(Strip), Basename));
   if (D.Events.empty())
     fail(createStringError(inconvertibleErrorCode(),
                            "the two profiles have no event in common"));

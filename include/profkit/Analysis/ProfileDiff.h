@@ -1,9 +1,9 @@
 //===- ProfileDiff.h - What changed between two profiles --------*- C++ -*-===//
 //
 // Compares two profiles of any formats: events by name, functions by
-// identity (object, file, name), each function's self and inclusive cost
-// (the inclusive analysis's) in each, and their changes. profkit-diff
-// writes it.
+// identity (object, file, name; paths normalised as merge does), each
+// function's self and inclusive cost (the inclusive analysis's) in each, and
+// their changes. profkit-diff writes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #define PROFKIT_ANALYSIS_PROFILEDIFF_H
 
 #include "profkit/IR/Profile.h"
+#include "profkit/Support/PathNormalizer.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,7 +34,10 @@ struct ProfileDiff {
   /// Every function of either profile, in no particular order.
   std::vector<Function> Functions;
 
-  static ProfileDiff compute(const Profile &Base, const Profile &New);
+  /// Paths normalises file and object names before functions are matched
+  /// (and they are shown normalised).
+  static ProfileDiff compute(const Profile &Base, const Profile &New,
+                             const PathNormalizer &Paths = {});
 };
 
 /// New - Base, saturated to the range of int64_t.

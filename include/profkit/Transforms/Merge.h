@@ -8,6 +8,7 @@
 #define PROFKIT_TRANSFORMS_MERGE_H
 
 #include "profkit/IR/PassParams.h"
+#include "profkit/Support/PathNormalizer.h"
 #include <vector>
 
 namespace profkit {
@@ -19,8 +20,8 @@ struct MergePass : ParamPassMixin<MergePass> {
   llvm::Expected<PreservedAnalyses> run(Profile &P, ProfileAnalysisManager &AM);
 
 private:
-  std::shared_ptr<llvm::Regex> StripPath;
-  bool FoldParts = true, Basename = false;
+  PathNormalizer Paths;
+  bool FoldParts = true;
   /// The weight of each input, in order; inputs past the list weigh 1.
   std::vector<uint64_t> Weights;
   PassContext *Ctx = nullptr;
