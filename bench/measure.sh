@@ -1,7 +1,8 @@
 # Sourced by the bench scripts: runs a command under /usr/bin/time -v and
 # prints its wall time, throughput on $MB megabytes of input, and peak RSS.
 #   MB=123.4; measure LABEL COMMAND [ARGS...]
-# BEST_OF=N (default 1) keeps the fastest of N runs.
+# BEST_OF=N (default 1) keeps the fastest of N runs; LAST_WALL holds its
+# wall time afterwards, for ratios.
 
 measure() {
   local label=$1 best="" rss="" log wall kb
@@ -22,6 +23,7 @@ measure() {
       rss=$kb
     fi
   done
+  LAST_WALL=$best
   awk -v n="$label" -v w="$best" -v r="$rss" -v mb="$MB" 'BEGIN {
     if (w <= 0) w = 0.01
     printf "%-46s %8.2f s %9.1f MB/s %8.0f MB peak RSS\n", n, w, mb / w, r / 1024 }'
