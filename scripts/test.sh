@@ -60,6 +60,7 @@ else
   # it for the error exit it expects.
   export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-abort_on_error=1:print_stacktrace=1}
+  export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp:print_suppressions=0}
   run_lit build-sanitize
 
   echo "== fuzz targets, $fuzz_runs inputs each, fixed seed (build-sanitize)"
