@@ -1,18 +1,22 @@
 //===- ReportWriter.cpp - A profile as a report people read ---------------===//
 //
 // `-output-format=report<format=text|json|csv;event=E;sort=self|inclusive;
-// top=N;min=P%;callers=N>`: the flat profile of a run (self and inclusive
-// cost of each function, its share of the run, its calls), and for the top
-// functions who calls them and what they call, as callgrind_annotate
-// --tree=both and gprof's call graph show. Inclusive costs are the
-// inclusive analysis's, right under recursion. The text fits a terminal;
-// JSON holds every function, CSV the flat profile. The numbers are the
-// profile's: callgrind's self costs as callgrind_annotate sums them.
+// top=N;min=P%;callers=N;source;...>`: the flat profile of a run (self and
+// inclusive cost of each function, its share of the run, its calls), for
+// the top functions who calls them and what they call, as
+// callgrind_annotate --tree=both and gprof's call graph show, and with
+// `source` the costliest source files line by line (SourceAnnotation.cpp).
+// Inclusive costs are the inclusive analysis's, right under recursion. The
+// text fits a terminal; JSON holds every function, CSV the flat profile.
+// The numbers are the profile's: callgrind's self costs as
+// callgrind_annotate sums them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Analysis/InclusiveCost.h"
+#include "profkit/Analysis/SourceLines.h"
 #include "profkit/Formats/Format.h"
+#include "profkit/Formats/SourceAnnotation.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/Saturating.h"
 #include "profkit/Support/TextFormat.h"
@@ -41,6 +45,7 @@ struct ReportOptions {
   bool ByInclusive = false;
   unsigned Top = 20, Callers = 10;
   double MinShare = 0; // In percent of the run's total.
+  SourceOptions Source;
 };
 
 class Report {
@@ -59,10 +64,13 @@ private:
   writeCallList(raw_ostream &OS, StringRef Title,
                 ArrayRef<std::pair<FuncId, const CallTotals *>> Calls) const;
   void writeFunctionJson(json::OStream &J, FuncId F) const;
+  void writeCallGraph(raw_ostream &OS, ArrayRef<FuncId> Shown) const;
 
   const Profile &P;
   ReportOptions O;
   InclusiveCost IC;
+  /// The cost of each source line, with `source` (not for CSV).
+  std::optional<SourceLines> Lines;
   /// Every function with data or callers, by the sort key, highest first.
   std::vector<FuncId> Order;
   DenseMap<std::pair<FuncId, FuncId>, CallTotals> Calls;
@@ -77,6 +85,8 @@ double share(uint64_t Part, uint64_t Whole) {
 
 Report::Report(const Profile &P, const ReportOptions &O)
     : P(P), O(O), IC(InclusiveCost::compute(P)) {
+  if (O.Source.Enabled && O.Form != ReportOptions::Csv)
+    Lines = SourceLines::compute(P);
   size_t NE = P.events().size();
   for (const auto &Pt : P.parts()) {
     RowLayout L = Pt->layout();
@@ -168,11 +178,18 @@ void Report::writeText(raw_ostream &OS) const {
        << label(F) << '\n';
   }
   size_t WithCalls = std::min<size_t>(O.Callers, Shown.size());
-  if (!WithCalls)
-    return;
+  if (WithCalls)
+    writeCallGraph(OS, ArrayRef(Shown).take_front(WithCalls));
+  if (Lines)
+    writeAnnotatedSource(OS, P, *Lines, O.Source, IC.total());
+}
+
+void Report::writeCallGraph(raw_ostream &OS, ArrayRef<FuncId> Shown) const {
+  const std::string &Event = P.events()[O.Event].Name;
+  size_t WithCalls = Shown.size();
   OS << "\nCallers and callees of the top " << WithCalls << " (" << Event
      << " inclusive of the calls):\n";
-  for (FuncId F : ArrayRef(Shown).take_front(WithCalls)) {
+  for (FuncId F : Shown) {
     OS << '\n' << label(F) << '\n';
     auto ListOf = [&](const DenseMap<FuncId, std::vector<FuncId>> &Of,
                       bool Callers) {
@@ -249,6 +266,8 @@ void Report::writeJson(raw_ostream &OS) const {
       for (FuncId F : Order)
         writeFunctionJson(J, F);
     });
+    if (Lines)
+      writeSourceLinesJson(J, P, *Lines);
   });
   OS << '\n';
 }
@@ -310,6 +329,9 @@ Error profkit::writeReport(const Profile &P, raw_ostream &OS,
       O.MinShare > 100)
     return Params.invalid("min", "'" + Params.get("min") +
                                      "' is not a share such as 0.5%");
+  if (Error E = parseSourceOptions(Params, O.Source))
+    return E;
+  O.Source.Event = O.Event;
   Report R(P, O);
   switch (O.Form) {
   case ReportOptions::Text:
