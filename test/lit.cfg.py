@@ -27,6 +27,7 @@ config.substitutions.append(
     ("%example_plugin",
      os.path.join(config.profkit_lib_dir, "ProfkitExamplePlugin.so")))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%profkit_bin_dir", config.profkit_tools_dir))
 config.substitutions.append(
     ("%S_examples", os.path.join(config.profkit_src_root, "examples")))
 
