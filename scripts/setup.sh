@@ -13,6 +13,9 @@ packages=(
   libsimdjson-dev libgraphviz-dev
   # Real tools the lit tests run and compare against.
   valgrind binutils gzip time gawk mawk php-cli php-xdebug graphviz
+  # The man pages (docs/CommandGuide, Sphinx's man builder) and the test
+  # that reads them installed (man-db).
+  python3-sphinx man-db
 )
 
 # PROFKIT_VIEWERS=1: also the viewers the optional tests check profkit's

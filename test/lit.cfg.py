@@ -27,13 +27,23 @@ config.substitutions.append(
     ("%example_plugin",
      os.path.join(config.profkit_lib_dir, "ProfkitExamplePlugin.so")))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%profkit_bin_dir", config.profkit_tools_dir))
+config.substitutions.append(("%profkit_obj_root", config.profkit_obj_root))
+# The install test: CMake itself, and the compiler and link flags of this
+# build for the program it builds against the installed package.
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%profkit_cxx", config.profkit_cxx))
+config.substitutions.append(
+    ("%profkit_test_link_flags", config.profkit_test_link_flags))
+if config.profkit_have_man:
+    config.available_features.add("man-pages")
 config.substitutions.append(
     ("%S_examples", os.path.join(config.profkit_src_root, "examples")))
 
 # Real tools the tests run when the machine has them.
 for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip",
              "cg_merge", "script", "clang-19", "clang++-19", "ninja",
-             "llvm-profgen-19", "llvm-profdata-19", "dot"]:
+             "llvm-profgen-19", "llvm-profdata-19", "dot", "man"]:
     if shutil.which(tool):
         config.available_features.add(tool)
 

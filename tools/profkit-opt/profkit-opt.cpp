@@ -35,7 +35,11 @@
 using namespace profkit;
 using namespace llvm;
 
-static cl::OptionCategory Category("profkit-opt options");
+// -help shows these three groups (and the man page follows them).
+static cl::OptionCategory Category("Input and output options");
+static cl::OptionCategory PipelineCategory("Pass pipeline options");
+static cl::OptionCategory AliasCategory(
+    "Writer parameter options (aliases of -output-format=NAME<...>)");
 
 // Defined in libLLVM, like -print-before/-print-after[-all] and -time-passes,
 // which profkit-opt uses as they are.
@@ -69,45 +73,47 @@ static cl::opt<bool>
 static cl::opt<bool> PrintPasses("print-passes",
                                  cl::desc("Print every pass and analysis, "
                                           "with its parameters, and exit"),
-                                 cl::cat(Category));
+                                 cl::cat(PipelineCategory));
 static cl::opt<bool>
     DebugPM("debug-pass-manager",
             cl::desc("Print each pass and analysis as it runs"),
-            cl::cat(Category));
+            cl::cat(PipelineCategory));
 static cl::list<std::string>
     PassPlugins("load-pass-plugin",
                 cl::desc("Load a pass plugin (a shared library)"),
-                cl::value_desc("lib.so"), cl::cat(Category));
+                cl::value_desc("lib.so"), cl::cat(PipelineCategory));
 static cl::opt<std::string> Passes("passes",
                                    cl::desc("The pass pipeline to run"),
                                    cl::value_desc("pipeline"),
-                                   cl::cat(Category));
+                                   cl::cat(PipelineCategory));
 // The writers' parameters as options of their own, from before
 // -output-format=NAME<params>: each sets one parameter (writerAliases()).
 static cl::opt<bool>
     CompressNames("compress-names", cl::init(true),
                   cl::desc("Alias of callgrind<[no-]compress-names>"),
-                  cl::cat(Category));
+                  cl::cat(AliasCategory));
 static cl::opt<bool>
     CompressPositions("compress-positions", cl::init(true),
                       cl::desc("Alias of callgrind<[no-]compress-positions>"),
-                      cl::cat(Category));
+                      cl::cat(AliasCategory));
 static cl::opt<unsigned> WriteThreads("write-threads",
                                       cl::desc("Alias of callgrind<threads=N>"),
-                                      cl::value_desc("N"), cl::cat(Category));
+                                      cl::value_desc("N"),
+                                      cl::cat(AliasCategory));
 static cl::opt<std::string> Event("event",
                                   cl::desc("Alias of webgrind<event=NAME>"),
-                                  cl::value_desc("name"), cl::cat(Category));
+                                  cl::value_desc("name"),
+                                  cl::cat(AliasCategory));
 static cl::opt<unsigned>
     WebgrindVersion("webgrind-version",
                     cl::desc("Alias of webgrind<version=N>"),
-                    cl::cat(Category));
+                    cl::cat(AliasCategory));
 static cl::opt<bool> WebgrindScale("webgrind-scale",
                                    cl::desc("Alias of webgrind<[no-]scale>"),
-                                   cl::cat(Category));
+                                   cl::cat(AliasCategory));
 static cl::opt<std::string>
     GmonFormat("gmon-format", cl::desc("Alias of gmon<format=gnu|bsd>"),
-               cl::value_desc("gnu|bsd"), cl::cat(Category));
+               cl::value_desc("gnu|bsd"), cl::cat(AliasCategory));
 static cl::opt<std::string>
     Binary("binary",
            cl::desc("The program the profile belongs to: gmon.out address "
@@ -308,16 +314,19 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ToolName = sys::path::filename(argv[0]);
-  // Options libLLVM defines that profkit-opt implements for profiles.
+  // Options libLLVM defines that profkit-opt implements for profiles. LLVM
+  // hides most of them; here they are the tool's own, so -help shows them.
   for (const char *Name :
        {"print-after-all", "print-before-all", "print-before", "print-after",
         "time-passes", "print-pipeline-passes"}) {
     auto &Opts = cl::getRegisteredOptions();
     auto It = Opts.find(Name);
-    if (It != Opts.end())
-      It->second->addCategory(Category);
+    if (It == Opts.end())
+      continue;
+    It->second->addCategory(PipelineCategory);
+    It->second->setHiddenFlag(cl::NotHidden);
   }
-  cl::HideUnrelatedOptions(Category);
+  cl::HideUnrelatedOptions({&Category, &PipelineCategory, &AliasCategory});
   cl::SetVersionPrinter(printVersion);
   // cl::opt keeps the StringRef, so the text must outlive parsing.
   static std::string FormatHelp =
