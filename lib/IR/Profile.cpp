@@ -80,6 +80,32 @@ InlineSiteId Profile::getOrAddInlineSite(const InlineSite &S) {
   return It->second;
 }
 
+FunctionValues &FunctionValues::operator=(const FunctionValues &O) {
+  if (this == &O)
+    return *this;
+  Line = O.Line;
+  Present = O.Present;
+  Wide.reset();
+  if (O.Wide) {
+    Wide = std::make_unique<uint64_t[]>(NumFunctionValueKinds);
+    std::copy_n(O.Wide.get(), NumFunctionValueKinds, Wide.get());
+  }
+  return *this;
+}
+
+void FunctionValues::set(FunctionValueKind K, uint64_t V) {
+  if (!Wide && K == FunctionValueKind::FirstLine && V <= UINT32_MAX) {
+    Line = uint32_t(V);
+  } else {
+    if (!Wide) {
+      Wide = std::make_unique<uint64_t[]>(NumFunctionValueKinds);
+      Wide[unsigned(FunctionValueKind::FirstLine)] = Line;
+    }
+    Wide[unsigned(K)] = V;
+  }
+  Present |= bit(K);
+}
+
 bool FunctionValues::merge(const FunctionValues &Other) {
   bool Ok = true;
   for (unsigned I = 0; I != NumFunctionValueKinds; ++I) {
@@ -169,6 +195,18 @@ StringRef Part::header(StringRef Key) const {
 }
 
 FunctionData &Part::getOrCreate(FuncId F) {
+  if (Dense) {
+    size_t N = Functions.size();
+    if (size_t I = densePosition(F); I != N)
+      return Functions[I];
+    if (!N || F == Functions.front().Id + N) {
+      Functions.emplace_back(F, layout());
+      return Functions.back();
+    }
+    Dense = false;
+    for (unsigned I = 0; I != N; ++I)
+      Index.try_emplace(Functions[I].Id, I);
+  }
   auto [It, Inserted] = Index.try_emplace(F, unsigned(Functions.size()));
   if (Inserted)
     Functions.emplace_back(F, layout());
@@ -176,6 +214,10 @@ FunctionData &Part::getOrCreate(FuncId F) {
 }
 
 const FunctionData *Part::lookup(FuncId F) const {
+  if (Dense) {
+    size_t I = densePosition(F);
+    return I == Functions.size() ? nullptr : &Functions[I];
+  }
   auto It = Index.find(F);
   return It == Index.end() ? nullptr : &Functions[It->second];
 }

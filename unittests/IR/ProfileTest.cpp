@@ -49,6 +49,27 @@ TEST(Profile, FunctionIdentityIsObjectFileName) {
   EXPECT_EQ(P.numFunctions(), 5u);
 }
 
+TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {
+  Part Pt;
+  // In order from 10 (the part needs no map), then a gap, then earlier ids.
+  for (FuncId F : {10u, 11u, 12u})
+    Pt.getOrCreate(F);
+  EXPECT_EQ(Pt.lookup(9), nullptr);
+  EXPECT_EQ(Pt.lookup(13), nullptr);
+  EXPECT_EQ(&Pt.getOrCreate(11), Pt.lookup(11));
+  EXPECT_EQ(Pt.functions().size(), 3u);
+  for (FuncId F : {20u, 3u, 12u, 13u})
+    Pt.getOrCreate(F);
+  ASSERT_EQ(Pt.functions().size(), 6u);
+  for (FuncId F : {10u, 11u, 12u, 13u, 20u, 3u}) {
+    const FunctionData *FD = Pt.lookup(F);
+    ASSERT_NE(FD, nullptr);
+    EXPECT_EQ(FD->Id, F);
+  }
+  EXPECT_EQ(Pt.lookup(14), nullptr);
+  EXPECT_EQ(Pt.lookup(0), nullptr);
+}
+
 TEST(Profile, EventsAreMatchedByName) {
   Profile P;
   EXPECT_EQ(P.getOrAddEvent("Ir"), 0u);
@@ -215,6 +236,31 @@ TEST(FunctionValues, EachKindMergesByItsRule) {
   EXPECT_EQ(A.get(FunctionValueKind::HeadSamples), std::optional<uint64_t>(11));
   A.erase(FunctionValueKind::FirstLine);
   EXPECT_FALSE(A.get(FunctionValueKind::FirstLine));
+}
+
+TEST(FunctionValues, EveryValueKeepsItsSizeAndCopiesApart) {
+  // A first line kept small, then beside a sample count; a line past 32
+  // bits; each copy independent of its source.
+  FunctionValues A;
+  A.set(FunctionValueKind::FirstLine, 7);
+  FunctionValues B = A;
+  B.set(FunctionValueKind::TotalSamples, uint64_t(1) << 40);
+  EXPECT_EQ(B.get(FunctionValueKind::FirstLine), std::optional<uint64_t>(7));
+  EXPECT_EQ(B.get(FunctionValueKind::TotalSamples),
+            std::optional<uint64_t>(uint64_t(1) << 40));
+  EXPECT_FALSE(A.get(FunctionValueKind::TotalSamples));
+  FunctionValues C;
+  C.set(FunctionValueKind::FirstLine, UINT64_MAX);
+  EXPECT_EQ(C.get(FunctionValueKind::FirstLine),
+            std::optional<uint64_t>(UINT64_MAX));
+  FunctionValues D = C;
+  D.set(FunctionValueKind::FirstLine, 1);
+  EXPECT_EQ(C.get(FunctionValueKind::FirstLine),
+            std::optional<uint64_t>(UINT64_MAX));
+  EXPECT_EQ(D.get(FunctionValueKind::FirstLine), std::optional<uint64_t>(1));
+  A = D;
+  EXPECT_EQ(A.get(FunctionValueKind::FirstLine), std::optional<uint64_t>(1));
+  EXPECT_FALSE(A.get(FunctionValueKind::HeadSamples));
 }
 
 TEST(FunctionValues, AnOverflowingSumSaturatesAndFails) {

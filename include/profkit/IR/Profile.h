@@ -186,15 +186,18 @@ llvm::StringRef functionValueKindName(FunctionValueKind K);
 /// The values of one function in one part, at most one of each kind.
 class FunctionValues {
 public:
+  FunctionValues() = default;
+  FunctionValues(const FunctionValues &O) { *this = O; }
+  FunctionValues(FunctionValues &&O) = default;
+  FunctionValues &operator=(const FunctionValues &O);
+  FunctionValues &operator=(FunctionValues &&O) = default;
+
   std::optional<uint64_t> get(FunctionValueKind K) const {
     if (!(Present & bit(K)))
       return std::nullopt;
-    return Values[unsigned(K)];
+    return Wide ? Wide[unsigned(K)] : Line;
   }
-  void set(FunctionValueKind K, uint64_t V) {
-    Present |= bit(K);
-    Values[unsigned(K)] = V;
-  }
+  void set(FunctionValueKind K, uint64_t V);
   void erase(FunctionValueKind K) { Present &= ~bit(K); }
   bool empty() const { return !Present; }
   /// Combines Other's values into these by each kind's rule. Returns false
@@ -206,8 +209,13 @@ public:
 
 private:
   static uint8_t bit(FunctionValueKind K) { return uint8_t(1u << unsigned(K)); }
-  uint64_t Values[NumFunctionValueKinds] = {};
+  // Every function of a part has these, and most have one value at most:
+  // the first line (callgrind) or none (time traces). That line is kept
+  // here while it fits 32 bits; sample counts, or a longer line, move every
+  // value to Wide.
+  uint32_t Line = 0;
   uint8_t Present = 0;
+  std::unique_ptr<uint64_t[]> Wide; // NumFunctionValueKinds values.
 };
 
 /// Builds the key of a row for a part's layout. Readers and passes say what
@@ -365,7 +373,19 @@ public:
 private:
   llvm::SmallVector<PositionKind, 3> Positions;
   std::vector<FunctionData> Functions;
+  /// Where each function's data is in Functions. While every function's id
+  /// is the first one's plus its position (a compilation of a time trace
+  /// adds its new functions in order), that sum is the index and the map
+  /// stays empty: a build's million functions need no map.
   llvm::DenseMap<FuncId, unsigned> Index;
+  bool Dense = true;
+  /// The position of F while the part is dense, or Functions.size().
+  size_t densePosition(FuncId F) const {
+    size_t N = Functions.size();
+    return N && F >= Functions.front().Id && F - Functions.front().Id < N
+               ? F - Functions.front().Id
+               : N;
+  }
 };
 
 class Profile {
