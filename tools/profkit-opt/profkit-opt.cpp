@@ -41,11 +41,15 @@ static cl::OptionCategory PipelineCategory("Pass pipeline options");
 static cl::OptionCategory AliasCategory(
     "Writer parameter options (aliases of -output-format=NAME<...>)");
 
-// Defined in libLLVM, like -print-before/-print-after[-all] and -time-passes,
-// which profkit-opt uses as they are.
-namespace llvm {
-extern cl::opt<bool> PrintPipelinePasses;
-}
+// LLVM defines -print-before/-print-after[-all] and -time-passes in the
+// libraries profkit-opt links, and profkit-opt uses them as they are.
+// -print-pipeline-passes is LLVM's too, in its optimizer's pass builder,
+// which profkit-opt does not link: it has its own, by the same name.
+static cl::opt<bool> PrintPipelinePasses(
+    "print-pipeline-passes",
+    cl::desc("Print the pass pipeline with every parameter, as -passes= "
+             "reads it, and exit"),
+    cl::cat(PipelineCategory));
 
 static cl::list<std::string> Inputs(cl::Positional, cl::ZeroOrMore,
                                     cl::desc("<input profiles>"),
@@ -316,9 +320,8 @@ int main(int argc, char **argv) {
   ToolName = sys::path::filename(argv[0]);
   // Options libLLVM defines that profkit-opt implements for profiles. LLVM
   // hides most of them; here they are the tool's own, so -help shows them.
-  for (const char *Name :
-       {"print-after-all", "print-before-all", "print-before", "print-after",
-        "time-passes", "print-pipeline-passes"}) {
+  for (const char *Name : {"print-after-all", "print-before-all",
+                           "print-before", "print-after", "time-passes"}) {
     auto &Opts = cl::getRegisteredOptions();
     auto It = Opts.find(Name);
     if (It == Opts.end())
