@@ -50,6 +50,9 @@ struct ReportOptions {
   bool ByInclusive = false;
   unsigned Top = 20, Callers = 10;
   double MinShare = 0; // In percent of the run's total.
+  // The callers and the callees listed per function, and their share.
+  unsigned CallTop = 5;
+  double CallMinShare = 0;
   SourceOptions Source;
 };
 
@@ -218,15 +221,22 @@ std::string Report::callsText(FuncId F) const {
 void Report::writeCallList(
     raw_ostream &OS, StringRef Title,
     ArrayRef<std::pair<FuncId, const CallTotals *>> List) const {
-  // The costliest five: the text fits a terminal.
-  constexpr size_t MaxShown = 5;
-  for (auto [F, C] : List.take_front(MaxShown))
+  // The costliest, call-top at most and above call-min: the text fits a
+  // terminal.
+  uint64_t Total = IC.total()[O.Event];
+  size_t Shown = 0;
+  for (auto [F, C] : List) {
+    if (Shown == O.CallTop ||
+        share(C->Inclusive[O.Event], Total) < O.CallMinShare)
+      break;
+    ++Shown;
     OS << format("      %-9s %12s calls %16s  ", Title.str().c_str(),
                  groupThousands(C->Count).c_str(),
                  cost(C->Inclusive[O.Event]).c_str())
        << label(F) << '\n';
-  if (List.size() > MaxShown)
-    OS << "      " << Title << " ... " << List.size() - MaxShown
+  }
+  if (List.size() > Shown)
+    OS << "      " << Title << " ... " << List.size() - Shown
        << " more (the JSON report has them all)\n";
 }
 
@@ -456,6 +466,14 @@ Error profkit::writeReport(const Profile &P, raw_ostream &OS,
   if (Params.get("callers").getAsInteger(10, O.Callers))
     return Params.invalid("callers", "'" + Params.get("callers") +
                                          "' is not a number of functions");
+  if (Params.get("call-top").getAsInteger(10, O.CallTop))
+    return Params.invalid("call-top", "'" + Params.get("call-top") +
+                                          "' is not a number of calls");
+  StringRef CallMin = Params.get("call-min");
+  if (!CallMin.consume_back("%") || CallMin.getAsDouble(O.CallMinShare) ||
+      O.CallMinShare < 0 || O.CallMinShare > 100)
+    return Params.invalid("call-min", "'" + Params.get("call-min") +
+                                          "' is not a share such as 0.5%");
   StringRef Min = Params.get("min");
   if (!Min.consume_back("%") || Min.getAsDouble(O.MinShare) || O.MinShare < 0 ||
       O.MinShare > 100)
