@@ -9,7 +9,10 @@
 // Inclusive costs are the inclusive analysis's, right under recursion. The
 // text fits a terminal; JSON holds every function, CSV the flat profile.
 // The numbers are the profile's: callgrind's self costs as
-// callgrind_annotate sums them.
+// callgrind_annotate sums them. A time in microseconds (gmon.out's `us`)
+// shows in seconds, with gprof's per-call columns, in the text only; calls
+// show as gprof's call graph shows them, `1+2000` (non-recursive + direct
+// self-recursive).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +30,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
+#include <iterator>
 
 using namespace profkit;
 using namespace llvm;
@@ -45,6 +50,9 @@ struct ReportOptions {
   bool ByInclusive = false;
   unsigned Top = 20, Callers = 10;
   double MinShare = 0; // In percent of the run's total.
+  // The callers and the callees listed per function, and their share.
+  unsigned CallTop = 5;
+  double CallMinShare = 0;
   SourceOptions Source;
 };
 
@@ -60,6 +68,19 @@ private:
     return O.ByInclusive ? IC.inclusive(F)[O.Event] : IC.self(F)[O.Event];
   }
   std::string label(FuncId F) const;
+  /// A cost of the chosen event as the text shows it.
+  std::string cost(uint64_t C) const;
+  /// The calls into F from itself (direct recursion).
+  uint64_t selfCalls(FuncId F) const {
+    auto It = Calls.find({F, F});
+    return It == Calls.end() ? 0 : It->second.Count;
+  }
+  /// gprof's `calls` of F: from other functions (cycle members included).
+  uint64_t outsideCalls(FuncId F) const {
+    return IC.calls(F) - std::min(IC.calls(F), selfCalls(F));
+  }
+  std::string callsText(FuncId F) const;
+  void writeFlatProfile(raw_ostream &OS, ArrayRef<FuncId> Shown) const;
   void
   writeCallList(raw_ostream &OS, StringRef Title,
                 ArrayRef<std::pair<FuncId, const CallTotals *>> Calls) const;
@@ -69,6 +90,10 @@ private:
   const Profile &P;
   ReportOptions O;
   InclusiveCost IC;
+  /// Whether the chosen event is a time in microseconds, shown in seconds
+  /// with Decimals places.
+  bool Seconds = false;
+  int Decimals = 6;
   /// The cost of each source line, with `source` (not for CSV).
   std::optional<SourceLines> Lines;
   /// Every function with data or callers, by the sort key, highest first.
@@ -81,10 +106,63 @@ double share(uint64_t Part, uint64_t Whole) {
   return Whole ? 100.0 * double(Part) / double(Whole) : 0.0;
 }
 
+/// A time in microseconds: its long name says so (gmon.out relocated,
+/// time traces, .ninja_log: "Time (microseconds)"), or with none, its name
+/// is `us`. A long name that says otherwise wins over the name.
+bool isMicroseconds(const EventType &E) {
+  if (!E.LongName.empty())
+    return StringRef(E.LongName).contains_insensitive("microsecond");
+  return E.Name == "us";
+}
+
+/// Microseconds as seconds with Decimals places (0 to 6), rounded half up,
+/// thousands grouped.
+std::string seconds(uint64_t Us, int Decimals) {
+  uint64_t Div = 1, Frac = 1;
+  for (int I = Decimals; I != 6; ++I)
+    Div *= 10;
+  for (int I = 0; I != Decimals; ++I)
+    Frac *= 10;
+  uint64_t Q = Us / Div + (Us % Div >= (Div + 1) / 2 && Div > 1);
+  std::string S = groupThousands(Q / Frac);
+  if (Decimals)
+    S += "." + std::string(Decimals - utostr(Q % Frac).size(), '0') +
+         utostr(Q % Frac);
+  return S;
+}
+
+/// The decimals a time in seconds needs to show one sample of its
+/// histogram: 2 at gprof's 100 Hz, as gprof prints, 3 at 1000 Hz. The
+/// period is the relocate pass's `desc: ... one sample = N us`; without
+/// one (a time trace) every microsecond shows.
+int secondsDecimals(const Profile &P) {
+  uint64_t Period = 0;
+  for (const auto &Pt : P.parts())
+    for (const HeaderLine &H : Pt->Header) {
+      StringRef V = H.Value;
+      size_t At = V.find("one sample = ");
+      uint64_t N;
+      if (H.Key != "desc" || At == StringRef::npos)
+        continue;
+      V = V.drop_front(At + strlen("one sample = "));
+      if (V.consume_back(" us") && !V.getAsInteger(10, N) && N &&
+          (!Period || N < Period))
+        Period = N;
+    }
+  if (!Period)
+    return 6;
+  int D = 2;
+  for (uint64_t Unit = 10000; D < 6 && Period % Unit; Unit /= 10)
+    ++D;
+  return D;
+}
+
 } // namespace
 
 Report::Report(const Profile &P, const ReportOptions &O)
     : P(P), O(O), IC(InclusiveCost::compute(P)) {
+  if ((Seconds = isMicroseconds(P.events()[O.Event])))
+    Decimals = secondsDecimals(P);
   if (O.Source.Enabled && O.Form != ReportOptions::Csv)
     Lines = SourceLines::compute(P);
   size_t NE = P.events().size();
@@ -129,23 +207,40 @@ std::string Report::label(FuncId F) const {
   return S;
 }
 
+std::string Report::cost(uint64_t C) const {
+  return Seconds ? seconds(C, Decimals) : groupThousands(C);
+}
+
+std::string Report::callsText(FuncId F) const {
+  std::string S = groupThousands(outsideCalls(F));
+  if (uint64_t Self = selfCalls(F))
+    S += "+" + groupThousands(Self);
+  return S;
+}
+
 void Report::writeCallList(
     raw_ostream &OS, StringRef Title,
     ArrayRef<std::pair<FuncId, const CallTotals *>> List) const {
-  // The costliest five: the text fits a terminal.
-  constexpr size_t MaxShown = 5;
-  for (auto [F, C] : List.take_front(MaxShown))
+  // The costliest, call-top at most and above call-min: the text fits a
+  // terminal.
+  uint64_t Total = IC.total()[O.Event];
+  size_t Shown = 0;
+  for (auto [F, C] : List) {
+    if (Shown == O.CallTop ||
+        share(C->Inclusive[O.Event], Total) < O.CallMinShare)
+      break;
+    ++Shown;
     OS << format("      %-9s %12s calls %16s  ", Title.str().c_str(),
                  groupThousands(C->Count).c_str(),
-                 groupThousands(C->Inclusive[O.Event]).c_str())
+                 cost(C->Inclusive[O.Event]).c_str())
        << label(F) << '\n';
-  if (List.size() > MaxShown)
-    OS << "      " << Title << " ... " << List.size() - MaxShown
+  }
+  if (List.size() > Shown)
+    OS << "      " << Title << " ... " << List.size() - Shown
        << " more (the JSON report has them all)\n";
 }
 
 void Report::writeText(raw_ostream &OS) const {
-  const std::string &Event = P.events()[O.Event].Name;
   uint64_t Total = IC.total()[O.Event];
   OS << "profkit report of " << P.SourceName << '\n';
   for (const auto &Pt : P.parts())
@@ -156,27 +251,17 @@ void Report::writeText(raw_ostream &OS) const {
   for (const EventType &E : P.events())
     OS << ' ' << E.Name;
   OS << "\ntotals:";
-  for (uint64_t T : IC.total())
-    OS << ' ' << groupThousands(T);
+  for (size_t E = 0; E != P.events().size(); ++E)
+    if (isMicroseconds(P.events()[E]))
+      OS << ' ' << seconds(IC.total()[E], Decimals) << " s";
+    else
+      OS << ' ' << groupThousands(IC.total()[E]);
   // The functions shown: the top ones above the share.
   std::vector<FuncId> Shown;
   for (FuncId F : Order)
     if (Shown.size() < O.Top && share(key(F), Total) >= O.MinShare && key(F))
       Shown.push_back(F);
-  OS << "\n\nFunctions by " << (O.ByInclusive ? "inclusive" : "self") << ' '
-     << Event << ": the top " << Shown.size() << " of " << Order.size()
-     << "\n\n";
-  OS << right_justify(Event + " self", 16) << right_justify("%", 8)
-     << right_justify(Event + " incl.", 17) << right_justify("%", 8)
-     << right_justify("calls", 13) << "  function\n";
-  for (FuncId F : Shown) {
-    uint64_t Self = IC.self(F)[O.Event], Incl = IC.inclusive(F)[O.Event];
-    OS << format("%16s %6.2f%% %16s %6.2f%% %12s  ",
-                 groupThousands(Self).c_str(), share(Self, Total),
-                 groupThousands(Incl).c_str(), share(Incl, Total),
-                 groupThousands(IC.calls(F)).c_str())
-       << label(F) << '\n';
-  }
+  writeFlatProfile(OS, Shown);
   size_t WithCalls = std::min<size_t>(O.Callers, Shown.size());
   if (WithCalls)
     writeCallGraph(OS, ArrayRef(Shown).take_front(WithCalls));
@@ -184,11 +269,61 @@ void Report::writeText(raw_ostream &OS) const {
     writeAnnotatedSource(OS, P, *Lines, O.Source, IC.total());
 }
 
+void Report::writeFlatProfile(raw_ostream &OS, ArrayRef<FuncId> Shown) const {
+  const std::string &Event = P.events()[O.Event].Name;
+  uint64_t Total = IC.total()[O.Event];
+  OS << "\n\nFunctions by " << (O.ByInclusive ? "inclusive" : "self") << ' '
+     << (Seconds ? "time" : Event) << ": the top " << Shown.size() << " of "
+     << Order.size() << "\n\n";
+  // gprof's per-call columns, for a time: self and inclusive time per call
+  // from other functions, in the unit that shows the longest inclusive one
+  // with 1 to 3 digits before the point, as gprof picks it.
+  static const struct {
+    const char *Name;
+    double PerUs;
+  } Units[] = {{"s", 1e-6}, {"ms", 1e-3}, {"us", 1}, {"ns", 1e3}};
+  unsigned Unit = 1;
+  if (Seconds) {
+    double Longest = 0;
+    for (FuncId F : Shown)
+      if (uint64_t N = outsideCalls(F))
+        Longest =
+            std::max(Longest, double(IC.inclusive(F)[O.Event]) / double(N));
+    if (Longest > 0)
+      for (Unit = 0;
+           Unit + 1 != std::size(Units) && Longest * Units[Unit].PerUs < 1;)
+        ++Unit;
+  }
+  std::string Self = Seconds ? "self s" : Event + " self";
+  std::string Incl = Seconds ? "incl. s" : Event + " incl.";
+  OS << right_justify(Self, 16) << right_justify("%", 8)
+     << right_justify(Incl, 17) << right_justify("%", 8)
+     << right_justify("calls", 13);
+  if (Seconds)
+    OS << right_justify(std::string("self ") + Units[Unit].Name + "/call", 14)
+       << right_justify(std::string("total ") + Units[Unit].Name + "/call", 15);
+  OS << "  function\n";
+  for (FuncId F : Shown) {
+    uint64_t S = IC.self(F)[O.Event], I = IC.inclusive(F)[O.Event];
+    OS << format("%16s %6.2f%% %16s %6.2f%% %12s", cost(S).c_str(),
+                 share(S, Total), cost(I).c_str(), share(I, Total),
+                 callsText(F).c_str());
+    if (Seconds) {
+      if (uint64_t N = outsideCalls(F))
+        OS << format(" %13.2f %14.2f", double(S) * Units[Unit].PerUs / N,
+                     double(I) * Units[Unit].PerUs / N);
+      else
+        OS.indent(29);
+    }
+    OS << "  " << label(F) << '\n';
+  }
+}
+
 void Report::writeCallGraph(raw_ostream &OS, ArrayRef<FuncId> Shown) const {
   const std::string &Event = P.events()[O.Event].Name;
   size_t WithCalls = Shown.size();
-  OS << "\nCallers and callees of the top " << WithCalls << " (" << Event
-     << " inclusive of the calls):\n";
+  OS << "\nCallers and callees of the top " << WithCalls << " ("
+     << (Seconds ? "seconds" : Event) << " inclusive of the calls):\n";
   for (FuncId F : Shown) {
     OS << '\n' << label(F) << '\n';
     auto ListOf = [&](const DenseMap<FuncId, std::vector<FuncId>> &Of,
@@ -201,8 +336,13 @@ void Report::writeCallGraph(raw_ostream &OS, ArrayRef<FuncId> Shown) const {
         List.push_back(
             {G,
              &Calls.find(Callers ? std::pair(G, F) : std::pair(F, G))->second});
+      // Ties (recursive calls carry as much as the outermost one) by name.
       llvm::stable_sort(List, [&](const auto &A, const auto &B) {
-        return A.second->Inclusive[O.Event] > B.second->Inclusive[O.Event];
+        uint64_t CA = A.second->Inclusive[O.Event],
+                 CB = B.second->Inclusive[O.Event];
+        if (CA != CB)
+          return CA > CB;
+        return P.functionName(A.first) < P.functionName(B.first);
       });
       return List;
     };
@@ -246,6 +386,8 @@ void Report::writeFunctionJson(json::OStream &J, FuncId F) const {
     Costs("self", IC.self(F));
     Costs("inclusive", IC.inclusive(F));
     J.attribute("calls", int64_t(std::min<uint64_t>(IC.calls(F), INT64_MAX)));
+    J.attribute("self_calls",
+                int64_t(std::min<uint64_t>(selfCalls(F), INT64_MAX)));
     CallList("callers", CallersOf, true);
     CallList("callees", CalleesOf, false);
   });
@@ -324,6 +466,14 @@ Error profkit::writeReport(const Profile &P, raw_ostream &OS,
   if (Params.get("callers").getAsInteger(10, O.Callers))
     return Params.invalid("callers", "'" + Params.get("callers") +
                                          "' is not a number of functions");
+  if (Params.get("call-top").getAsInteger(10, O.CallTop))
+    return Params.invalid("call-top", "'" + Params.get("call-top") +
+                                          "' is not a number of calls");
+  StringRef CallMin = Params.get("call-min");
+  if (!CallMin.consume_back("%") || CallMin.getAsDouble(O.CallMinShare) ||
+      O.CallMinShare < 0 || O.CallMinShare > 100)
+    return Params.invalid("call-min", "'" + Params.get("call-min") +
+                                          "' is not a share such as 0.5%");
   StringRef Min = Params.get("min");
   if (!Min.consume_back("%") || Min.getAsDouble(O.MinShare) || O.MinShare < 0 ||
       O.MinShare > 100)
