@@ -256,10 +256,12 @@ void Report::writeText(raw_ostream &OS) const {
       OS << ' ' << seconds(IC.total()[E], Decimals) << " s";
     else
       OS << ' ' << groupThousands(IC.total()[E]);
-  // The functions shown: the top ones above the share.
+  // The functions shown: the top ones above the share. Those without cost
+  // of the sort key come last, as gprof lists them, if they were called.
   std::vector<FuncId> Shown;
   for (FuncId F : Order)
-    if (Shown.size() < O.Top && share(key(F), Total) >= O.MinShare && key(F))
+    if (Shown.size() < O.Top && share(key(F), Total) >= O.MinShare &&
+        (key(F) || IC.calls(F)))
       Shown.push_back(F);
   writeFlatProfile(OS, Shown);
   size_t WithCalls = std::min<size_t>(O.Callers, Shown.size());
