@@ -8,8 +8,7 @@ using namespace llvm;
 
 AnalysisKey CallGraphAnalysis::Key;
 
-CallGraphAnalysis::Result CallGraphAnalysis::run(Profile &P,
-                                                 ProfileAnalysisManager &) {
+CallGraphAnalysis::Result CallGraphAnalysis::compute(const Profile &P) {
   Result R;
   size_t N = P.numFunctions();
   R.Callees.resize(N);
@@ -32,4 +31,25 @@ CallGraphAnalysis::Result CallGraphAnalysis::run(Profile &P,
       V.erase(std::unique(V.begin(), V.end()), V.end());
     }
   return R;
+}
+
+std::vector<bool> CallGraphAnalysis::Result::reachable(ArrayRef<FuncId> Seeds,
+                                                       bool Forward) const {
+  std::vector<bool> Seen(Callees.size());
+  std::vector<FuncId> Work;
+  for (FuncId F : Seeds)
+    if (!Seen[F]) {
+      Seen[F] = true;
+      Work.push_back(F);
+    }
+  while (!Work.empty()) {
+    FuncId F = Work.back();
+    Work.pop_back();
+    for (FuncId G : Forward ? Callees[F] : Callers[F])
+      if (!Seen[G]) {
+        Seen[G] = true;
+        Work.push_back(G);
+      }
+  }
+  return Seen;
 }

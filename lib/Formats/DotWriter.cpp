@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "profkit/Analysis/BuildReport.h"
+#include "profkit/Analysis/CallGraph.h"
 #include "profkit/Analysis/InclusiveCost.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
@@ -63,12 +64,10 @@ static StringRef textColour(double Share) {
 }
 
 static Expected<double> shareParam(const PassParams &Params, StringRef Name) {
-  StringRef V = Params.get(Name);
-  double D;
-  if (!V.consume_back("%") || V.getAsDouble(D) || D < 0 || D > 100)
-    return Params.invalid(Name, "'" + Params.get(Name) +
-                                    "' is not a share such as 0.5%");
-  return D / 100;
+  double Percent;
+  if (Error E = Params.getPercent(Name, Percent))
+    return std::move(E);
+  return Percent / 100;
 }
 
 /// The functions reachable from those named by the glob in parameter
@@ -84,37 +83,13 @@ static Expected<std::vector<bool>> focus(const Profile &P,
   Expected<GlobPattern> Glob = GlobPattern::create(Pattern);
   if (!Glob)
     return Params.invalid(Name, toString(Glob.takeError()));
-  std::vector<bool> Reached(N);
-  std::vector<FuncId> Work;
+  std::vector<FuncId> Seeds;
   for (FuncId F = 0; F != N; ++F)
-    if (Glob->match(P.functionName(F))) {
-      Reached[F] = true;
-      Work.push_back(F);
-    }
-  if (Work.empty())
+    if (Glob->match(P.functionName(F)))
+      Seeds.push_back(F);
+  if (Seeds.empty())
     return Params.invalid(Name, "no function matches '" + Pattern + "'");
-  std::vector<std::vector<FuncId>> Next(N);
-  for (const auto &Pt : P.parts()) {
-    RowLayout L = Pt->layout();
-    for (const FunctionData &FD : Pt->functions())
-      for (const Row &R : FD.Calls) {
-        FuncId To = L.callee(R);
-        if (Forward)
-          Next[FD.Id].push_back(To);
-        else
-          Next[To].push_back(FD.Id);
-      }
-  }
-  while (!Work.empty()) {
-    FuncId F = Work.back();
-    Work.pop_back();
-    for (FuncId G : Next[F])
-      if (!Reached[G]) {
-        Reached[G] = true;
-        Work.push_back(G);
-      }
-  }
-  return Reached;
+  return CallGraphAnalysis::compute(P).reachable(Seeds, Forward);
 }
 
 Error profkit::writeDot(const Profile &P, raw_ostream &OS,

@@ -462,25 +462,16 @@ Error profkit::writeReport(const Profile &P, raw_ostream &OS,
   if (Sort != "self" && Sort != "inclusive")
     return Params.invalid("sort", "'" + Sort + "' is not self or inclusive");
   O.ByInclusive = Sort == "inclusive";
-  if (Params.get("top").getAsInteger(10, O.Top))
-    return Params.invalid("top", "'" + Params.get("top") +
-                                     "' is not a number of functions");
-  if (Params.get("callers").getAsInteger(10, O.Callers))
-    return Params.invalid("callers", "'" + Params.get("callers") +
-                                         "' is not a number of functions");
-  if (Params.get("call-top").getAsInteger(10, O.CallTop))
-    return Params.invalid("call-top", "'" + Params.get("call-top") +
-                                          "' is not a number of calls");
-  StringRef CallMin = Params.get("call-min");
-  if (!CallMin.consume_back("%") || CallMin.getAsDouble(O.CallMinShare) ||
-      O.CallMinShare < 0 || O.CallMinShare > 100)
-    return Params.invalid("call-min", "'" + Params.get("call-min") +
-                                          "' is not a share such as 0.5%");
-  StringRef Min = Params.get("min");
-  if (!Min.consume_back("%") || Min.getAsDouble(O.MinShare) || O.MinShare < 0 ||
-      O.MinShare > 100)
-    return Params.invalid("min", "'" + Params.get("min") +
-                                     "' is not a share such as 0.5%");
+  if (Error E = Params.getCount("top", O.Top, "functions"))
+    return E;
+  if (Error E = Params.getCount("callers", O.Callers, "functions"))
+    return E;
+  if (Error E = Params.getCount("call-top", O.CallTop, "calls"))
+    return E;
+  if (Error E = Params.getPercent("call-min", O.CallMinShare))
+    return E;
+  if (Error E = Params.getPercent("min", O.MinShare))
+    return E;
   if (Error E = parseSourceOptions(Params, O.Source))
     return E;
   O.Source.Event = O.Event;

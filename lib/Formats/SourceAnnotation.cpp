@@ -49,17 +49,12 @@ Error profkit::parseSourceOptions(const PassParams &Params, SourceOptions &O) {
       Old = Old.rtrim('/');
     O.Prefixes.emplace_back(Old.str(), New.str());
   }
-  if (Params.get("context").getAsInteger(10, O.Context))
-    return Params.invalid("context", "'" + Params.get("context") +
-                                         "' is not a number of lines");
-  if (Params.get("source-files").getAsInteger(10, O.MaxFiles))
-    return Params.invalid("source-files", "'" + Params.get("source-files") +
-                                              "' is not a number of files");
-  StringRef Hot = Params.get("hot");
-  if (!Hot.consume_back("%") || Hot.getAsDouble(O.HotShare) || O.HotShare < 0 ||
-      O.HotShare > 100)
-    return Params.invalid("hot", "'" + Params.get("hot") +
-                                     "' is not a share such as 1%");
+  if (Error E = Params.getCount("context", O.Context, "lines"))
+    return E;
+  if (Error E = Params.getCount("source-files", O.MaxFiles, "files"))
+    return E;
+  if (Error E = Params.getPercent("hot", O.HotShare))
+    return E;
   return Error::success();
 }
 

@@ -95,6 +95,20 @@ Expected<std::optional<Regex>> PassParams::getRegex(StringRef Name) const {
   return std::optional<Regex>(std::move(R));
 }
 
+Error PassParams::getCount(StringRef Name, unsigned &N, StringRef What) const {
+  if (get(Name).getAsInteger(10, N))
+    return invalid(Name, "'" + get(Name) + "' is not a number of " + What);
+  return Error::success();
+}
+
+Error PassParams::getPercent(StringRef Name, double &Percent) const {
+  StringRef V = get(Name);
+  if (!V.consume_back("%") || V.getAsDouble(Percent) || Percent < 0 ||
+      Percent > 100)
+    return invalid(Name, "'" + get(Name) + "' is not a share such as 0.5%");
+  return Error::success();
+}
+
 Error PassParams::invalid(StringRef Name, const Twine &Why) const {
   return makeError(ErrorCode::InvalidArgument,
                    "invalid value '" + get(Name) + "' for parameter '" + Name +

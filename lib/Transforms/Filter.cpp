@@ -281,22 +281,11 @@ Expected<PreservedAnalyses> FilterPass::run(Profile &P,
     if (!R)
       return;
     auto &CG = AM.getResult<CallGraphAnalysis>(P);
-    std::vector<bool> Seen(N);
-    std::vector<FuncId> Work;
+    std::vector<FuncId> Seeds;
     for (FuncId F = 0; F != N; ++F)
-      if (R->match(P.functionName(F))) {
-        Seen[F] = true;
-        Work.push_back(F);
-      }
-    while (!Work.empty()) {
-      FuncId F = Work.back();
-      Work.pop_back();
-      for (FuncId G : Forward ? CG.Callees[F] : CG.Callers[F])
-        if (!Seen[G]) {
-          Seen[G] = true;
-          Work.push_back(G);
-        }
-    }
+      if (R->match(P.functionName(F)))
+        Seeds.push_back(F);
+    std::vector<bool> Seen = CG.reachable(Seeds, Forward);
     for (FuncId F = 0; F != N; ++F)
       if (!Seen[F])
         Keep[F] = false;

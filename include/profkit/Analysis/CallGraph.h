@@ -24,8 +24,14 @@ public:
     std::vector<std::vector<FuncId>> Callees, Callers;
     /// Whether the function has rows in some part.
     std::vector<bool> HasData;
+    /// The functions reachable from Seeds along calls (Forward) or against
+    /// them, the seeds included.
+    std::vector<bool> reachable(llvm::ArrayRef<FuncId> Seeds,
+                                bool Forward) const;
   };
-  Result run(Profile &P, ProfileAnalysisManager &AM);
+  /// For those without an analysis manager (writers).
+  static Result compute(const Profile &P);
+  Result run(Profile &P, ProfileAnalysisManager &) { return compute(P); }
 };
 
 } // namespace profkit

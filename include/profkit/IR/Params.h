@@ -65,6 +65,12 @@ public:
   llvm::Expected<std::optional<llvm::Regex>>
   getRegex(llvm::StringRef Name) const;
 
+  /// The value as a whole number of What ("functions", "lines").
+  llvm::Error getCount(llvm::StringRef Name, unsigned &N,
+                       llvm::StringRef What) const;
+  /// The value as a share of a whole, `0.5%`: the percent, 0 to 100.
+  llvm::Error getPercent(llvm::StringRef Name, double &Percent) const;
+
   /// An error about the value of a parameter, in the registry's wording.
   llvm::Error invalid(llvm::StringRef Name, const llvm::Twine &Why) const;
 
