@@ -31,13 +31,6 @@
 using namespace profkit;
 using namespace llvm;
 
-namespace {
-struct Arc {
-  FuncId From, To;
-  size_t CostIndex; // Into the arc cost matrix.
-};
-} // namespace
-
 InclusiveCost InclusiveCost::compute(const Profile &P) {
   InclusiveCost R;
   const size_t NF = P.numFunctions(), NE = P.events().size();
@@ -53,29 +46,33 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
   R.Total.assign(NE, 0);
 
   // Self costs and arcs, summed over parts and call sites.
-  std::vector<Arc> Arcs;
-  std::vector<uint64_t> ArcCost;
+  std::vector<Arc> &Arcs = R.Arcs;
+  std::vector<uint64_t> &ArcCost = R.ArcCost;
   DenseMap<std::pair<FuncId, FuncId>, unsigned> ArcIndex;
   for (const auto &Pt : P.parts()) {
     RowLayout L = Pt->layout();
+    std::vector<uint64_t> PartSelf(NE);
     for (const FunctionData &FD : Pt->functions()) {
       if (FD.Self.empty() && FD.Calls.empty())
         continue;
       ++R.PartsWithData[FD.Id];
       uint64_t *S = R.Self.data() + size_t(FD.Id) * NE;
       for (const Row &Rw : FD.Self)
-        for (size_t E = 0; E != NE; ++E)
+        for (size_t E = 0; E != NE; ++E) {
           (void)addCost(S[E], Rw.value(E));
+          (void)addCost(PartSelf[E], Rw.value(E));
+        }
       for (const Row &Rw : FD.Calls) {
         FuncId To = L.callee(Rw);
         auto [It, New] = ArcIndex.try_emplace({FD.Id, To}, Arcs.size());
         if (New) {
-          Arcs.push_back({FD.Id, To, ArcCost.size()});
+          Arcs.push_back({FD.Id, To, 0});
           ArcCost.resize(ArcCost.size() + NE, 0);
         }
-        uint64_t *C = ArcCost.data() + Arcs[It->second].CostIndex;
+        uint64_t *C = ArcCost.data() + size_t(It->second) * NE;
         for (size_t E = 0; E != NE; ++E)
           (void)addCost(C[E], Rw.value(1 + E));
+        (void)addCost(Arcs[It->second].Count, Rw.value(0));
         (void)addCost(R.Calls[To], Rw.value(0));
         if (To != FD.Id)
           R.HasCallers[To] = true;
@@ -83,7 +80,7 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
           R.Recursive[To] = true;
       }
     }
-    std::vector<uint64_t> PartTotal = partRunTotal(*Pt, NE);
+    std::vector<uint64_t> PartTotal = partRunTotal(*Pt, std::move(PartSelf));
     for (size_t E = 0; E != NE; ++E)
       (void)addCost(R.Total[E], PartTotal[E]);
   }
@@ -161,7 +158,7 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
       (void)addCost(Cy[E], R.Self[size_t(F) * NE + E]);
   }
   for (const Arc &A : Arcs) {
-    const uint64_t *C = ArcCost.data() + A.CostIndex;
+    const uint64_t *C = ArcCost.data() + size_t(&A - Arcs.data()) * NE;
     if (A.From != A.To)
       for (size_t E = 0; E != NE; ++E) {
         (void)addCost(Own[size_t(A.From) * NE + E], C[E]);

@@ -15,11 +15,14 @@ TotalsAnalysis::Result TotalsAnalysis::run(Profile &P,
   R.Total.assign(R.NumEvents, 0);
   R.Self.assign(P.numFunctions() * R.NumEvents, 0);
   for (const auto &Pt : P.parts()) {
+    std::vector<uint64_t> PartSelf(R.NumEvents);
     for (const FunctionData &FD : Pt->functions())
       for (const Row &Rw : FD.Self)
-        for (size_t E = 0; E != Rw.Values.size() && E != R.NumEvents; ++E)
+        for (size_t E = 0; E != Rw.Values.size() && E != R.NumEvents; ++E) {
           addCost(R.Self[size_t(FD.Id) * R.NumEvents + E], Rw.Values[E]);
-    std::vector<uint64_t> PartTotal = partRunTotal(*Pt, R.NumEvents);
+          addCost(PartSelf[E], Rw.Values[E]);
+        }
+    std::vector<uint64_t> PartTotal = partRunTotal(*Pt, std::move(PartSelf));
     for (size_t E = 0; E != R.NumEvents; ++E)
       addCost(R.Total[E], PartTotal[E]);
   }
@@ -28,9 +31,13 @@ TotalsAnalysis::Result TotalsAnalysis::run(Profile &P,
 
 std::vector<uint64_t> profkit::partRunTotal(const Part &Pt, size_t NumEvents) {
   bool Overflow = false; // The sums saturate.
-  std::vector<uint64_t> T = Pt.computeTotals(NumEvents, Overflow);
+  return partRunTotal(Pt, Pt.computeTotals(NumEvents, Overflow));
+}
+
+std::vector<uint64_t> profkit::partRunTotal(const Part &Pt,
+                                            std::vector<uint64_t> T) {
   if (Pt.Summary)
-    for (size_t E = 0; E != NumEvents && E != Pt.Summary->size(); ++E)
+    for (size_t E = 0; E != T.size() && E != Pt.Summary->size(); ++E)
       T[E] = std::max(T[E], (*Pt.Summary)[E]);
   return T;
 }

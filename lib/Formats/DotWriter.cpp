@@ -18,16 +18,15 @@
 #include "profkit/Analysis/InclusiveCost.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
-#include "profkit/Support/Saturating.h"
 #include "profkit/Support/TextFormat.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
-#include <map>
 
 using namespace profkit;
 using namespace llvm;
@@ -129,23 +128,16 @@ Error profkit::writeDot(const Profile &P, raw_ostream &OS,
                (IC.partsWithData(F) || IC.hasCallers(F)) &&
                Share(IC.inclusive(F)[Event]) >= *NodeMin &&
                IC.inclusive(F)[Event];
-  // Calls between shown functions, summed over the parts.
-  std::map<std::pair<FuncId, FuncId>, std::pair<uint64_t, uint64_t>> Calls;
-  for (const auto &Pt : P.parts()) {
-    RowLayout L = Pt->layout();
-    for (const FunctionData &FD : Pt->functions()) {
-      if (!Shown[FD.Id])
-        continue;
-      for (const Row &R : FD.Calls) {
-        FuncId To = L.callee(R);
-        if (!Shown[To])
-          continue;
-        auto &[Count, Cost] = Calls[{FD.Id, To}];
-        (void)addCost(Count, R.value(0));
-        (void)addCost(Cost, R.value(1 + Event));
-      }
-    }
-  }
+  // Calls between shown functions (the inclusive analysis sums them), in
+  // caller and callee order.
+  std::vector<unsigned> Calls;
+  for (unsigned I = 0; I != IC.arcs().size(); ++I)
+    if (Shown[IC.arcs()[I].From] && Shown[IC.arcs()[I].To])
+      Calls.push_back(I);
+  llvm::sort(Calls, [&](unsigned A, unsigned B) {
+    return std::pair(IC.arcs()[A].From, IC.arcs()[A].To) <
+           std::pair(IC.arcs()[B].From, IC.arcs()[B].To);
+  });
 
   // nslimit bounds graphviz's placement of nodes along each rank: on the
   // hundreds of functions of a large program's call graph the unbounded
@@ -175,17 +167,17 @@ Error profkit::writeDot(const Profile &P, raw_ostream &OS,
        << ", fillcolor=" << dotString(rampColour(Incl))
        << ", fontcolor=" << textColour(Incl) << "];\n";
   }
-  for (const auto &[Key, Value] : Calls) {
-    auto [From, To] = Key;
+  for (unsigned I : Calls) {
+    auto [From, To, Count] = IC.arcs()[I];
     // A call inside a cycle sums its nested recursive calls; no call costs
     // more than its callee's inclusive cost.
-    double Cost = Share(std::min(Value.second, IC.inclusive(To)[Event]));
+    double Cost =
+        Share(std::min(IC.arcCost(I)[Event], IC.inclusive(To)[Event]));
     if (Cost < *EdgeMin)
       continue;
     bool InCycle = IC.component(From) == IC.component(To);
     OS << "  f" << From << " -> f" << To << " [label="
-       << dotString(
-              formatv("{0:P2}\n{1}×", Cost, groupThousands(Value.first)).str())
+       << dotString(formatv("{0:P2}\n{1}×", Cost, groupThousands(Count)).str())
        << ", color=" << dotString(rampColour(Cost))
        << formatv(", penwidth={0:F2}", 0.5 + 4.0 * Cost)
        << (InCycle ? ", style=dashed" : "") << "];\n";

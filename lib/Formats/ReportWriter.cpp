@@ -38,12 +38,6 @@ using namespace llvm;
 
 namespace {
 
-/// Calls from one function to another, summed over the profile.
-struct CallTotals {
-  uint64_t Count = 0;
-  std::vector<uint64_t> Inclusive; // Per event.
-};
-
 struct ReportOptions {
   enum Format { Text, Json, Csv } Form = Text;
   unsigned Event = 0;
@@ -71,19 +65,15 @@ private:
   /// A cost of the chosen event as the text shows it.
   std::string cost(uint64_t C) const;
   /// The calls into F from itself (direct recursion).
-  uint64_t selfCalls(FuncId F) const {
-    auto It = Calls.find({F, F});
-    return It == Calls.end() ? 0 : It->second.Count;
-  }
+  uint64_t selfCalls(FuncId F) const { return SelfCalls.lookup(F); }
   /// gprof's `calls` of F: from other functions (cycle members included).
   uint64_t outsideCalls(FuncId F) const {
     return IC.calls(F) - std::min(IC.calls(F), selfCalls(F));
   }
   std::string callsText(FuncId F) const;
   void writeFlatProfile(raw_ostream &OS, ArrayRef<FuncId> Shown) const;
-  void
-  writeCallList(raw_ostream &OS, StringRef Title,
-                ArrayRef<std::pair<FuncId, const CallTotals *>> Calls) const;
+  void writeCallList(raw_ostream &OS, StringRef Title,
+                     ArrayRef<std::pair<FuncId, unsigned>> Calls) const;
   void writeFunctionJson(json::OStream &J, FuncId F) const;
   void writeCallGraph(raw_ostream &OS, ArrayRef<FuncId> Shown) const;
 
@@ -98,8 +88,9 @@ private:
   std::optional<SourceLines> Lines;
   /// Every function with data or callers, by the sort key, highest first.
   std::vector<FuncId> Order;
-  DenseMap<std::pair<FuncId, FuncId>, CallTotals> Calls;
-  DenseMap<FuncId, std::vector<FuncId>> CallersOf, CalleesOf;
+  /// The calls into and out of each function: indices of IC.arcs().
+  DenseMap<FuncId, std::vector<unsigned>> CallersOf, CalleesOf;
+  DenseMap<FuncId, uint64_t> SelfCalls; // Direct recursion.
 };
 
 double share(uint64_t Part, uint64_t Whole) {
@@ -165,23 +156,13 @@ Report::Report(const Profile &P, const ReportOptions &O)
     Decimals = secondsDecimals(P);
   if (O.Source.Enabled && O.Form != ReportOptions::Csv)
     Lines = SourceLines::compute(P);
-  size_t NE = P.events().size();
-  for (const auto &Pt : P.parts()) {
-    RowLayout L = Pt->layout();
-    for (const FunctionData &FD : Pt->functions())
-      for (const Row &R : FD.Calls) {
-        FuncId To = L.callee(R);
-        auto [It, New] = Calls.try_emplace({FD.Id, To});
-        CallTotals &C = It->second;
-        if (New) {
-          C.Inclusive.assign(NE, 0);
-          CallersOf[To].push_back(FD.Id);
-          CalleesOf[FD.Id].push_back(To);
-        }
-        (void)addCost(C.Count, R.value(0));
-        for (size_t E = 0; E != NE; ++E)
-          (void)addCost(C.Inclusive[E], R.value(1 + E));
-      }
+  // The inclusive analysis has summed the calls already.
+  ArrayRef<InclusiveCost::Arc> Arcs = IC.arcs();
+  for (unsigned I = 0; I != Arcs.size(); ++I) {
+    CallersOf[Arcs[I].To].push_back(I);
+    CalleesOf[Arcs[I].From].push_back(I);
+    if (Arcs[I].From == Arcs[I].To)
+      SelfCalls[Arcs[I].From] = Arcs[I].Count;
   }
   for (FuncId F = 0; F != IC.numFunctions(); ++F)
     if (IC.partsWithData(F) || IC.hasCallers(F))
@@ -218,21 +199,20 @@ std::string Report::callsText(FuncId F) const {
   return S;
 }
 
-void Report::writeCallList(
-    raw_ostream &OS, StringRef Title,
-    ArrayRef<std::pair<FuncId, const CallTotals *>> List) const {
+void Report::writeCallList(raw_ostream &OS, StringRef Title,
+                           ArrayRef<std::pair<FuncId, unsigned>> List) const {
   // The costliest, call-top at most and above call-min: the text fits a
   // terminal.
   uint64_t Total = IC.total()[O.Event];
   size_t Shown = 0;
-  for (auto [F, C] : List) {
-    if (Shown == O.CallTop ||
-        share(C->Inclusive[O.Event], Total) < O.CallMinShare)
+  for (auto [F, Arc] : List) {
+    uint64_t Cost = IC.arcCost(Arc)[O.Event];
+    if (Shown == O.CallTop || share(Cost, Total) < O.CallMinShare)
       break;
     ++Shown;
     OS << format("      %-9s %12s calls %16s  ", Title.str().c_str(),
-                 groupThousands(C->Count).c_str(),
-                 cost(C->Inclusive[O.Event]).c_str())
+                 groupThousands(IC.arcs()[Arc].Count).c_str(),
+                 cost(Cost).c_str())
        << label(F) << '\n';
   }
   if (List.size() > Shown)
@@ -328,20 +308,19 @@ void Report::writeCallGraph(raw_ostream &OS, ArrayRef<FuncId> Shown) const {
      << (Seconds ? "seconds" : Event) << " inclusive of the calls):\n";
   for (FuncId F : Shown) {
     OS << '\n' << label(F) << '\n';
-    auto ListOf = [&](const DenseMap<FuncId, std::vector<FuncId>> &Of,
+    auto ListOf = [&](const DenseMap<FuncId, std::vector<unsigned>> &Of,
                       bool Callers) {
-      std::vector<std::pair<FuncId, const CallTotals *>> List;
+      std::vector<std::pair<FuncId, unsigned>> List;
       auto It = Of.find(F);
       if (It == Of.end())
         return List;
-      for (FuncId G : It->second)
+      for (unsigned Arc : It->second)
         List.push_back(
-            {G,
-             &Calls.find(Callers ? std::pair(G, F) : std::pair(F, G))->second});
+            {Callers ? IC.arcs()[Arc].From : IC.arcs()[Arc].To, Arc});
       // Ties (recursive calls carry as much as the outermost one) by name.
       llvm::stable_sort(List, [&](const auto &A, const auto &B) {
-        uint64_t CA = A.second->Inclusive[O.Event],
-                 CB = B.second->Inclusive[O.Event];
+        uint64_t CA = IC.arcCost(A.second)[O.Event],
+                 CB = IC.arcCost(B.second)[O.Event];
         if (CA != CB)
           return CA > CB;
         return P.functionName(A.first) < P.functionName(B.first);
@@ -362,21 +341,21 @@ void Report::writeFunctionJson(json::OStream &J, FuncId F) const {
     });
   };
   auto CallList = [&](StringRef Key,
-                      const DenseMap<FuncId, std::vector<FuncId>> &Of,
+                      const DenseMap<FuncId, std::vector<unsigned>> &Of,
                       bool Callers) {
     J.attributeArray(Key, [&] {
       auto It = Of.find(F);
       if (It == Of.end())
         return;
-      for (FuncId G : It->second) {
-        const CallTotals &C =
-            Calls.find(Callers ? std::pair(G, F) : std::pair(F, G))->second;
+      for (unsigned Arc : It->second) {
+        const InclusiveCost::Arc &C = IC.arcs()[Arc];
+        FuncId G = Callers ? C.From : C.To;
         J.object([&] {
           J.attribute("name", P.functionName(G));
           J.attribute("file", P.Strings.str(P.function(G).File));
           J.attribute("object", P.Strings.str(P.function(G).Object));
           J.attribute("calls", int64_t(std::min<uint64_t>(C.Count, INT64_MAX)));
-          Costs("inclusive", C.Inclusive);
+          Costs("inclusive", IC.arcCost(Arc));
         });
       }
     });

@@ -60,6 +60,18 @@ public:
   /// sum of every part's partRunTotal().
   llvm::ArrayRef<uint64_t> total() const { return Total; }
 
+  /// The calls from one function to another, summed over parts and call
+  /// sites, in the order the profile first has them.
+  struct Arc {
+    FuncId From, To;
+    uint64_t Count;
+  };
+  llvm::ArrayRef<Arc> arcs() const { return Arcs; }
+  /// The inclusive cost per event of the calls of arcs()[I].
+  llvm::ArrayRef<uint64_t> arcCost(size_t I) const {
+    return llvm::ArrayRef(ArcCost).slice(I * NumEvents, NumEvents);
+  }
+
 private:
   size_t NumFunctions = 0, NumEvents = 0;
   std::vector<uint64_t> Self, Inclusive; // NumFunctions x NumEvents.
@@ -67,6 +79,8 @@ private:
   std::vector<bool> HasCallers, Recursive;
   std::vector<unsigned> PartsWithData, Component;
   std::vector<uint64_t> Total;
+  std::vector<Arc> Arcs;
+  std::vector<uint64_t> ArcCost; // Arcs x NumEvents.
 };
 
 /// The analysis manager's handle on InclusiveCost: cached, so later passes

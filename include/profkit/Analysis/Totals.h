@@ -38,6 +38,10 @@ public:
 /// the sum; filter keeps the total it read as the summary of what it drops
 /// from.
 std::vector<uint64_t> partRunTotal(const Part &Pt, size_t NumEvents);
+/// The same for a part whose self rows the caller has summed already
+/// (SelfSum, per event): no second pass over its rows.
+std::vector<uint64_t> partRunTotal(const Part &Pt,
+                                   std::vector<uint64_t> SelfSum);
 
 } // namespace profkit
 
