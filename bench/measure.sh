@@ -31,3 +31,12 @@ measure() {
 
 # The size of a file in MB, for $MB.
 size_mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+
+# The callgrind file a benchmark reads: $1, else bench/make-large.sh's. Sets
+# file and MB, and reads it once so that it is in the page cache.
+use_input() {
+  file=${1:-$(dirname "${BASH_SOURCE[0]}")/out/large.callgrind}
+  [ -f "$file" ] || { echo "no $file: run bench/make-large.sh first" >&2; exit 1; }
+  MB=$(size_mb "$file")
+  cat "$file" > /dev/null
+}

@@ -15,11 +15,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/measure.sh"
-file=${1:-$here/out/large.callgrind}
 opt=${PROFKIT_OPT:-$here/../build/bin/profkit-opt}
-[ -f "$file" ] || { echo "no $file: run bench/make-large.sh first" >&2; exit 1; }
-MB=$(size_mb "$file")
-cat "$file" > /dev/null
+use_input "${1:-}"
 export BEST_OF=${BEST_OF:-3}
 
 echo "file: $file ($MB MB)"

@@ -9,11 +9,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/measure.sh"
-file=${1:-$here/out/large.callgrind}
 opt=${PROFKIT_OPT:-$here/../build/bin/profkit-opt}
-[ -f "$file" ] || { echo "no $file: run bench/make-large.sh first" >&2; exit 1; }
-MB=$(size_mb "$file")
-cat "$file" > /dev/null
+use_input "${1:-}"
 
 # A minimal analysis pass: the sum of the first cost column.
 sum_column='$1 ~ /^[0-9+*-]/ { s += $2 } END { print s }'
