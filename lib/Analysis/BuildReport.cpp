@@ -161,7 +161,12 @@ public:
   BuildReport run();
 
 private:
-  void collect();
+  void collectKinds();
+  /// Where the windows of functions that calls never cross end: a build's
+  /// compilations, whose functions are numbered together. The report is
+  /// made a window at a time, holding the calls of one window.
+  std::vector<FuncId> windowEnds() const;
+  void collectEdges(FuncId Begin, FuncId End);
   StringRef detail(FuncId F) const {
     const Function &Fn = P.function(F);
     return Fn.Name == Fn.File ? StringRef() : P.Strings.str(Fn.Name);
@@ -169,9 +174,11 @@ private:
   StringRef object(FuncId F) const {
     return P.Strings.str(P.function(F).Object);
   }
+  /// The calls into F, of the current window.
   ArrayRef<Edge> callers(FuncId F) const {
-    return ArrayRef(Edges).slice(FirstCaller[F],
-                                 FirstCaller[F + 1] - FirstCaller[F]);
+    size_t I = F - WindowBegin;
+    return ArrayRef(Edges).slice(FirstCaller[I],
+                                 FirstCaller[I + 1] - FirstCaller[I]);
   }
   const std::string &normalized(FuncId F);
   std::string compilationFile(FuncId F);
@@ -180,16 +187,21 @@ private:
   const std::vector<ChainShare> &chainsAbove(Node N);
   void addFileRows(FuncId F, std::vector<BuildReport::Entry> &Rows,
                    uint64_t &Total);
-  void addTemplates(BuildReport &R);
-  void addFunctions(BuildReport &R);
-  void addHeaders(BuildReport &R);
+  // Each section is summed a window at a time, then written.
+  void addTemplates(FuncId Begin, FuncId End);
+  void finishTemplates(BuildReport &R);
+  void addFunctions(FuncId Begin, FuncId End);
+  void finishFunctions(BuildReport &R);
+  void addHeaders(FuncId Begin, FuncId End);
+  void finishHeaders(BuildReport &R);
   void addSteps(BuildReport &R);
 
   const Profile &P;
   unsigned Event;
   std::vector<Kind> Kinds;
-  std::vector<Edge> Edges;             // Sorted by callee, then caller.
-  std::vector<size_t> FirstCaller;     // Index into Edges, per function.
+  FuncId WindowBegin = 0;
+  std::vector<Edge> Edges;         // Sorted by callee, then caller.
+  std::vector<size_t> FirstCaller; // Into Edges, per function of the window.
   /// The intervals (roots) of a function: how many, and their time. Few
   /// functions have any.
   struct CountTime {
@@ -207,18 +219,35 @@ private:
     return T;
   }
   DenseMap<StrId, std::string> Normalized; // By detail.
-  // Template sets: the set of each instantiation, for the nesting check.
+  // Template sets: the set of each instantiation of the window, for the
+  // nesting check.
   std::vector<unsigned> SetOf;
   DenseSet<Node> Visited;
   // Include chains, memoised per function.
   std::vector<ChainNode> Chains = {{0, 0}};
   DenseMap<std::pair<unsigned, FuncId>, unsigned> ChainIndex;
   std::map<Node, std::vector<ChainShare>> Above;
+
+  // The sections' sums. Templates by the detail's string; sets by their
+  // name, each detail's once.
+  DenseMap<StrId, BuildReport::Entry> TemplatesByName;
+  DenseMap<StrId, unsigned> SetOfName;
+  StringMap<unsigned> SetIds;
+  std::vector<BuildReport::Entry> Sets;
+  std::vector<bool> SetSeen;
+  // Functions: mangled names demangled once each; a constructor's C1 and C2
+  // names demangle alike and are one row, as ClangBuildAnalyzer has them.
+  DenseMap<StrId, std::string> Demangled;
+  std::map<std::pair<std::string, std::string>, BuildReport::Entry>
+      FunctionRows;
+  // Headers, and per header its chains by the text of their paths.
+  StringMap<BuildReport::Header> Headers;
+  StringMap<std::map<std::vector<std::string>, BuildReport::Chain>> ChainsOf;
 };
 
 } // namespace
 
-void Builder::collect() {
+void Builder::collectKinds() {
   size_t NF = P.numFunctions();
   Kinds.resize(NF);
   DenseMap<StrId, Kind> KindOfFile;
@@ -229,26 +258,57 @@ void Builder::collect() {
       It->second = kindOf(P.Strings.str(File));
     Kinds[F] = It->second;
   }
-  size_t NumRows = 0;
   for (const auto &Pt : P.parts())
-    for (const FunctionData &FD : Pt->functions())
-      NumRows += FD.Calls.size();
-  Edges.reserve(NumRows);
-  for (const auto &Pt : P.parts()) {
-    RowLayout L = Pt->layout();
-    // The entry numbers are lines; a profile placed otherwise has none.
-    bool ByLine = L.P && Pt->positions().front() == PositionKind::Line;
-    for (const FunctionData &FD : Pt->functions())
-      for (const Row &Rw : FD.Calls) {
-        uint32_t From = ByLine ? uint32_t(L.position(Rw)[0]) : 0;
-        uint32_t Into = ByLine ? uint32_t(L.callTarget(Rw)[0]) : 0;
-        Edges.push_back({FD.Id, L.callee(Rw), From, Into, Rw.value(0),
-                         Rw.value(1 + Event)});
-      }
     for (const Interval &I : Pt->Intervals) {
       CountTime &R = Roots[I.Function];
       ++R.Count;
       (void)addCost(R.Us, I.Duration);
+    }
+}
+
+std::vector<FuncId> Builder::windowEnds() const {
+  // Reach[F]: the highest function a call between F and a higher one
+  // touches. A window ends where no call crosses.
+  size_t NF = P.numFunctions();
+  std::vector<FuncId> Reach(NF);
+  for (FuncId F = 0; F != NF; ++F)
+    Reach[F] = F;
+  for (const auto &Pt : P.parts()) {
+    RowLayout L = Pt->layout();
+    for (const FunctionData &FD : Pt->functions())
+      for (const Row &Rw : FD.Calls) {
+        FuncId To = L.callee(Rw);
+        FuncId Low = std::min(FD.Id, To), High = std::max(FD.Id, To);
+        Reach[Low] = std::max(Reach[Low], High);
+      }
+  }
+  std::vector<FuncId> Ends;
+  FuncId End = 0;
+  for (FuncId F = 0; F != NF; ++F) {
+    End = std::max(End, Reach[F]);
+    if (End == F)
+      Ends.push_back(F + 1);
+  }
+  return Ends;
+}
+
+void Builder::collectEdges(FuncId Begin, FuncId End) {
+  WindowBegin = Begin;
+  Edges.clear();
+  for (const auto &Pt : P.parts()) {
+    RowLayout L = Pt->layout();
+    // The entry numbers are lines; a profile placed otherwise has none.
+    bool ByLine = L.P && Pt->positions().front() == PositionKind::Line;
+    for (FuncId F = Begin; F != End; ++F) {
+      const FunctionData *FD = Pt->lookup(F);
+      if (!FD)
+        continue;
+      for (const Row &Rw : FD->Calls) {
+        uint32_t From = ByLine ? uint32_t(L.position(Rw)[0]) : 0;
+        uint32_t Into = ByLine ? uint32_t(L.callTarget(Rw)[0]) : 0;
+        Edges.push_back(
+            {F, L.callee(Rw), From, Into, Rw.value(0), Rw.value(1 + Event)});
+      }
     }
   }
   // Rows of the same call (in several parts) summed.
@@ -267,11 +327,15 @@ void Builder::collect() {
     }
   }
   Edges.resize(Out);
-  FirstCaller.assign(NF + 1, 0);
+  FirstCaller.assign(End - Begin + 1, 0);
   for (const Edge &E : Edges)
-    ++FirstCaller[E.Callee + 1];
-  for (size_t F = 0; F != NF; ++F)
+    ++FirstCaller[E.Callee - Begin + 1];
+  for (size_t F = 0; F != End - Begin; ++F)
     FirstCaller[F + 1] += FirstCaller[F];
+  // The memos hold nodes of the window.
+  Above.clear();
+  Chains.resize(1);
+  ChainIndex.clear();
 }
 
 const std::string &Builder::normalized(FuncId F) {
@@ -308,7 +372,7 @@ bool Builder::inSetOrBelow(Node Start, unsigned Set) {
   Visited.insert(Start);
   while (!Work.empty()) {
     Node N = Work.pop_back_val();
-    if (SetOf[N.first] == Set)
+    if (SetOf[N.first - WindowBegin] == Set)
       return true;
     for (const Edge &E : callers(N))
       if (Visited.insert({E.Caller, E.CallerEntry}).second)
@@ -436,49 +500,49 @@ static std::vector<BuildReport::Entry> rowsOf(const MapT &M) {
   return Rows;
 }
 
-void Builder::addTemplates(BuildReport &R) {
-  // Rows by the detail's string; sets by their name, each detail's once.
-  DenseMap<StrId, BuildReport::Entry> ByName;
-  DenseMap<StrId, unsigned> SetOfName;
-  StringMap<unsigned> SetIds;
-  std::vector<BuildReport::Entry> Sets;
-  size_t NF = P.numFunctions();
-  SetOf.assign(NF, ~0u);
-  for (FuncId F = 0; F != NF; ++F) {
+void Builder::addTemplates(FuncId Begin, FuncId End) {
+  SetOf.assign(End - Begin, ~0u);
+  auto SetOfF = [&](FuncId F) -> unsigned & { return SetOf[F - WindowBegin]; };
+  for (FuncId F = Begin; F != End; ++F) {
     if (Kinds[F] != Kind::Instantiate || !totals(F).Count)
       continue;
     auto [It, New] = SetOfName.try_emplace(P.function(F).Name);
     if (New) {
       std::string Set = collapseTemplateArgs(detail(F));
       auto [Id, NewSet] = SetIds.try_emplace(Set, Sets.size());
-      if (NewSet)
+      if (NewSet) {
         Sets.push_back({std::move(Set), 0, 0, {}});
+        SetSeen.push_back(false);
+      }
       It->second = Id->second;
     }
-    SetOf[F] = It->second;
+    SetOfF(F) = It->second;
   }
-  std::vector<bool> SetSeen(Sets.size());
-  for (FuncId F = 0; F != NF; ++F) {
-    if (SetOf[F] == ~0u)
+  for (FuncId F = Begin; F != End; ++F) {
+    unsigned Set = SetOfF(F);
+    if (Set == ~0u)
       continue;
-    BuildReport::Entry &T = ByName[P.function(F).Name];
+    BuildReport::Entry &T = TemplatesByName[P.function(F).Name];
     CountTime All = totals(F);
     (void)addCost(T.Us, All.Us);
     (void)addCost(T.Count, All.Count);
     // A set counts its outermost instantiations only.
-    BuildReport::Entry &S = Sets[SetOf[F]];
+    BuildReport::Entry &S = Sets[Set];
     auto AddToSet = [&](uint64_t Count, uint64_t Time) {
-      SetSeen[SetOf[F]] = true;
+      SetSeen[Set] = true;
       (void)addCost(S.Us, Time);
       (void)addCost(S.Count, Count);
     };
     if (CountTime R = roots(F); R.Count)
       AddToSet(R.Count, R.Us);
     for (const Edge &E : callers(F))
-      if (!inSetOrBelow({E.Caller, E.CallerEntry}, SetOf[F]))
+      if (!inSetOrBelow({E.Caller, E.CallerEntry}, Set))
         AddToSet(E.Count, E.Us);
   }
-  for (auto &[Name, T] : ByName) {
+}
+
+void Builder::finishTemplates(BuildReport &R) {
+  for (auto &[Name, T] : TemplatesByName) {
     T.Name = P.Strings.str(Name).str();
     R.Templates.push_back(std::move(T));
   }
@@ -489,12 +553,8 @@ void Builder::addTemplates(BuildReport &R) {
   sortRows(R.TemplateSets);
 }
 
-void Builder::addFunctions(BuildReport &R) {
-  // Mangled names demangled once each; a constructor's C1 and C2 names
-  // demangle alike and are one row, as ClangBuildAnalyzer has them.
-  DenseMap<StrId, std::string> Demangled;
-  std::map<std::pair<std::string, std::string>, BuildReport::Entry> Rows;
-  for (FuncId F = 0; F != P.numFunctions(); ++F) {
+void Builder::addFunctions(FuncId Begin, FuncId End) {
+  for (FuncId F = Begin; F != End; ++F) {
     if (Kinds[F] != Kind::OptFunction || !totals(F).Count)
       continue;
     auto [It, New] = Demangled.try_emplace(P.function(F).Name);
@@ -502,7 +562,7 @@ void Builder::addFunctions(BuildReport &R) {
       It->second = demangleAsBuildAnalyzer(detail(F));
     const std::string &Name = It->second;
     auto Add = [&](const std::string &File, uint64_t Us) {
-      BuildReport::Entry &E = Rows[{Name, File}];
+      BuildReport::Entry &E = FunctionRows[{Name, File}];
       E.Name = Name;
       E.File = File;
       ++E.Count;
@@ -513,7 +573,10 @@ void Builder::addFunctions(BuildReport &R) {
     for (const Edge &E : callers(F))
       Add(compilationFile(E.Caller), E.Us);
   }
-  R.Functions = rowsOf(Rows);
+}
+
+void Builder::finishFunctions(BuildReport &R) {
+  R.Functions = rowsOf(FunctionRows);
   // A set counts its (function, file) rows.
   StringMap<BuildReport::Entry> Sets;
   for (const BuildReport::Entry &E : R.Functions) {
@@ -528,11 +591,8 @@ void Builder::addFunctions(BuildReport &R) {
   R.FunctionSets = rowsOf(Sets);
 }
 
-void Builder::addHeaders(BuildReport &R) {
-  StringMap<BuildReport::Header> Headers;
-  // Per header, its chains by the text of their paths.
-  StringMap<std::map<std::vector<std::string>, BuildReport::Chain>> ChainsOf;
-  for (FuncId F = 0; F != P.numFunctions(); ++F) {
+void Builder::addHeaders(FuncId Begin, FuncId End) {
+  for (FuncId F = Begin; F != End; ++F) {
     CountTime All = totals(F);
     if (Kinds[F] != Kind::Source || !All.Count || !isHeader(normalized(F)))
       continue;
@@ -566,6 +626,9 @@ void Builder::addHeaders(BuildReport &R) {
           AddChain(Shares[I].Chain, Counts[I], Times[I]);
     }
   }
+}
+
+void Builder::finishHeaders(BuildReport &R) {
   for (auto &KV : Headers) {
     BuildReport::Header &H = KV.second;
     for (auto &C : ChainsOf[KV.first()])
@@ -600,22 +663,30 @@ void Builder::addSteps(BuildReport &R) {
 }
 
 BuildReport Builder::run() {
-  collect();
+  collectKinds();
   BuildReport R;
-  for (FuncId F = 0; F != P.numFunctions(); ++F) {
-    if (!totals(F).Count)
-      continue;
-    if (Kinds[F] == Kind::Frontend)
-      addFileRows(F, R.FilesFrontend, R.FrontendUs);
-    else if (Kinds[F] == Kind::Backend)
-      addFileRows(F, R.FilesBackend, R.BackendUs);
+  FuncId Begin = 0;
+  for (FuncId End : windowEnds()) {
+    collectEdges(Begin, End);
+    for (FuncId F = Begin; F != End; ++F) {
+      if (!totals(F).Count)
+        continue;
+      if (Kinds[F] == Kind::Frontend)
+        addFileRows(F, R.FilesFrontend, R.FrontendUs);
+      else if (Kinds[F] == Kind::Backend)
+        addFileRows(F, R.FilesBackend, R.BackendUs);
+    }
+    addTemplates(Begin, End);
+    addFunctions(Begin, End);
+    addHeaders(Begin, End);
+    Begin = End;
   }
   R.Compilations = R.FilesFrontend.size();
   sortRows(R.FilesFrontend);
   sortRows(R.FilesBackend);
-  addTemplates(R);
-  addFunctions(R);
-  addHeaders(R);
+  finishTemplates(R);
+  finishFunctions(R);
+  finishHeaders(R);
   addSteps(R);
   return R;
 }
