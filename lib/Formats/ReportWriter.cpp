@@ -278,8 +278,10 @@ void Report::writeFlatProfile(raw_ostream &OS, ArrayRef<FuncId> Shown) const {
   }
   std::string Self = Seconds ? "self s" : Event + " self";
   std::string Incl = Seconds ? "incl. s" : Event + " incl.";
-  OS << right_justify(Self, 16) << right_justify("%", 8)
-     << right_justify(Incl, 17) << right_justify("%", 8)
+  // Wide enough for the labels of a long event name (Xdebug's Time_(10ns)).
+  int Width = int(std::max({Self.size() + 1, Incl.size(), size_t(16)}));
+  OS << right_justify(Self, Width) << right_justify("%", 8)
+     << right_justify(Incl, Width + 1) << right_justify("%", 8)
      << right_justify("calls", 13);
   if (Seconds)
     OS << right_justify(std::string("self ") + Units[Unit].Name + "/call", 14)
@@ -287,8 +289,8 @@ void Report::writeFlatProfile(raw_ostream &OS, ArrayRef<FuncId> Shown) const {
   OS << "  function\n";
   for (FuncId F : Shown) {
     uint64_t S = IC.self(F)[O.Event], I = IC.inclusive(F)[O.Event];
-    OS << format("%16s %6.2f%% %16s %6.2f%% %12s", cost(S).c_str(),
-                 share(S, Total), cost(I).c_str(), share(I, Total),
+    OS << format("%*s %6.2f%% %*s %6.2f%% %12s", Width, cost(S).c_str(),
+                 share(S, Total), Width, cost(I).c_str(), share(I, Total),
                  callsText(F).c_str());
     if (Seconds) {
       if (uint64_t N = outsideCalls(F))

@@ -11,6 +11,21 @@ usage: compare-annotate.py ANNOTATE_OUTPUT REPORT_JSON
 import json, re, sys
 from collections import defaultdict
 
+report = json.load(open(sys.argv[2]))
+names = {f['name'] for f in report['functions']}
+
+
+def function_of(where):
+    """The function of a file:function row. File names may hold colons
+    (Xdebug's `php:internal`): the first split whose function the report
+    has, else the first split."""
+    starts = [i + 1 for i, c in enumerate(where) if c == ':']
+    for i in starts:
+        if where[i:] in names:
+            return where[i:]
+    return where[starts[0]:] if starts else where
+
+
 want = defaultdict(int)
 total = None
 row = re.compile(r'^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[.*\])?$')
@@ -22,8 +37,7 @@ for line in open(sys.argv[1]):
     if where == 'PROGRAM TOTALS':
         total = cost
         continue
-    want[where.split(':', 1)[1] if ':' in where else where] += cost
-report = json.load(open(sys.argv[2]))
+    want[function_of(where)] += cost
 got = defaultdict(int)
 for f in report['functions']:
     got[f['name']] += f['self'][0]
