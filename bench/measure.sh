@@ -4,29 +4,52 @@
 # BEST_OF=N (default 1) keeps the fastest of N runs; LAST_WALL holds its
 # wall time afterwards, for ratios.
 
-measure() {
-  local label=$1 best="" rss="" log wall kb
-  shift
+# Runs COMMAND once under /usr/bin/time -v, its output thrown away; sets
+# WALL (seconds) and RSS_KB (peak RSS). Fails, printing time's log, if the
+# command does.
+time_once() {
+  local log
   [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; return 1; }
+  log=$(mktemp)
+  if ! /usr/bin/time -v "$@" > /dev/null 2> "$log"; then
+    echo "$* failed:" >&2; cat "$log" >&2; rm -f "$log"; return 1
+  fi
+  # "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02.50"
+  WALL=$(sed -nE 's/.*Elapsed \(wall clock\).*\): *//p' "$log" |
+         awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+  RSS_KB=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+)/\1/p' "$log")
+  rm -f "$log"
+}
+
+measure() {
+  local label=$1 best="" rss=""
+  shift
   for _ in $(seq "${BEST_OF:-1}"); do
-    log=$(mktemp)
-    if ! /usr/bin/time -v "$@" > /dev/null 2> "$log"; then
-      echo "$label failed:" >&2; cat "$log" >&2; rm -f "$log"; return 1
-    fi
-    # "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02.50"
-    wall=$(sed -nE 's/.*Elapsed \(wall clock\).*\): *//p' "$log" |
-           awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
-    kb=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+)/\1/p' "$log")
-    rm -f "$log"
-    if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-      best=$wall
-      rss=$kb
+    time_once "$@" || return 1
+    if [ -z "$best" ] || awk -v a="$WALL" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+      best=$WALL
+      rss=$RSS_KB
     fi
   done
   LAST_WALL=$best
   awk -v n="$label" -v w="$best" -v r="$rss" -v mb="$MB" 'BEGIN {
     if (w <= 0) w = 0.01
     printf "%-46s %8.2f s %9.1f MB/s %8.0f MB peak RSS\n", n, w, mb / w, r / 1024 }'
+}
+
+# For benchmarks whose commands take turns (one run of each, then the next
+# round): runs COMMAND once and keeps, under KEY, its fastest wall time so
+# far in BEST_WALL[KEY] and that run's peak RSS (KB) in BEST_RSS[KEY].
+#   declare -A BEST_WALL BEST_RSS; record KEY COMMAND [ARGS...]
+record() {
+  local key=$1
+  shift
+  time_once "$@" || return 1
+  if [ -z "${BEST_WALL[$key]:-}" ] ||
+     awk -v a="$WALL" -v b="${BEST_WALL[$key]}" 'BEGIN { exit !(a < b) }'; then
+    BEST_WALL[$key]=$WALL
+    BEST_RSS[$key]=$RSS_KB
+  fi
 }
 
 # The size of a file in MB, for $MB.
