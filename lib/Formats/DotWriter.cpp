@@ -72,9 +72,9 @@ static Expected<double> shareParam(const PassParams &Params, StringRef Name) {
 /// The functions reachable from those named by the glob in parameter
 /// \p Name, along calls (\p Forward) or against them; all functions when
 /// the parameter is empty.
-static Expected<std::vector<bool>> focus(const Profile &P,
-                                         const PassParams &Params,
-                                         StringRef Name, bool Forward) {
+static Expected<std::vector<bool>>
+focus(const Profile &P, const PassParams &Params, StringRef Name, bool Forward,
+      std::optional<CallGraphAnalysis::Result> &CG) {
   size_t N = P.numFunctions();
   StringRef Pattern = Params.get(Name);
   if (Pattern.empty())
@@ -88,7 +88,9 @@ static Expected<std::vector<bool>> focus(const Profile &P,
       Seeds.push_back(F);
   if (Seeds.empty())
     return Params.invalid(Name, "no function matches '" + Pattern + "'");
-  return CallGraphAnalysis::compute(P).reachable(Seeds, Forward);
+  if (!CG) // Made once for root= and leaf=.
+    CG = CallGraphAnalysis::compute(P);
+  return CG->reachable(Seeds, Forward);
 }
 
 Error profkit::writeDot(const Profile &P, raw_ostream &OS,
@@ -112,10 +114,11 @@ Error profkit::writeDot(const Profile &P, raw_ostream &OS,
   if (!EdgeMin)
     return EdgeMin.takeError();
   bool Shorten = Params.getFlag("shorten");
-  Expected<std::vector<bool>> BelowRoot = focus(P, Params, "root", true);
+  std::optional<CallGraphAnalysis::Result> CG;
+  Expected<std::vector<bool>> BelowRoot = focus(P, Params, "root", true, CG);
   if (!BelowRoot)
     return BelowRoot.takeError();
-  Expected<std::vector<bool>> AboveLeaf = focus(P, Params, "leaf", false);
+  Expected<std::vector<bool>> AboveLeaf = focus(P, Params, "leaf", false, CG);
   if (!AboveLeaf)
     return AboveLeaf.takeError();
 

@@ -261,6 +261,11 @@ TEST(FunctionValues, EveryValueKeepsItsSizeAndCopiesApart) {
   A = D;
   EXPECT_EQ(A.get(FunctionValueKind::FirstLine), std::optional<uint64_t>(1));
   EXPECT_FALSE(A.get(FunctionValueKind::HeadSamples));
+  // A move takes the values along and leaves none behind.
+  FunctionValues E = std::move(B);
+  EXPECT_EQ(E.get(FunctionValueKind::TotalSamples),
+            std::optional<uint64_t>(uint64_t(1) << 40));
+  EXPECT_TRUE(B.empty());
 }
 
 TEST(FunctionValues, AnOverflowingSumSaturatesAndFails) {

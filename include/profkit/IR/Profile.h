@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace profkit {
@@ -188,9 +189,15 @@ class FunctionValues {
 public:
   FunctionValues() = default;
   FunctionValues(const FunctionValues &O) { *this = O; }
-  FunctionValues(FunctionValues &&O) = default;
+  FunctionValues(FunctionValues &&O) noexcept { *this = std::move(O); }
   FunctionValues &operator=(const FunctionValues &O);
-  FunctionValues &operator=(FunctionValues &&O) = default;
+  /// Leaves O empty: its values went with its Wide.
+  FunctionValues &operator=(FunctionValues &&O) noexcept {
+    Line = O.Line;
+    Present = std::exchange(O.Present, 0);
+    Wide = std::move(O.Wide);
+    return *this;
+  }
 
   std::optional<uint64_t> get(FunctionValueKind K) const {
     if (!(Present & bit(K)))
