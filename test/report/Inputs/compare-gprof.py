@@ -11,7 +11,9 @@ gprof prints seconds rounded to 0.01 (a sample at 100 Hz) and splits a
 histogram bin that straddles two functions into fractions; profkit keeps
 whole microseconds. So a time may differ by one sample, a sum of two
 printed times (self + children) by two, a time per call by as much divided
-by the calls. Counts are equal.
+by the calls. Counts are equal. gprof has no symbols for PLT stubs and
+charges their samples to `_init`, the symbol before them; profkit names
+them `NAME@plt`, as objdump does, so their time is compared as `_init`'s.
 
 - Flat profile, every function: its non-recursive calls (JSON `calls` less
   `self_calls`) and self time; the text's self seconds, its self and total
@@ -108,6 +110,23 @@ def report_text(path):
     return unit.group(1), rows
 
 
+def fold_plt_stubs(funcs, text):
+    """Adds the self time of every NAME@plt to _init's, as gprof sees it."""
+    stubs = [name for name in funcs if name.endswith("@plt")]
+    if not stubs:
+        return
+    init = funcs.setdefault("_init", {"name": "_init", "calls": 0,
+                                      "self_calls": 0, "self": [0],
+                                      "callees": []})
+    secs = float(text.get("_init", ("0",))[0].replace(",", ""))
+    for name in stubs:
+        init["self"][0] += funcs.pop(name)["self"][0]
+        row = text.pop(name, None)
+        if row:
+            secs += float(row[0].replace(",", ""))
+    text["_init"] = ("%.2f" % secs, None, "0", None, None, "_init")
+
+
 def main():
     per_sample, unit, flat = gprof_flat(sys.argv[1])
     called, arcs, cycle = gprof_graph(sys.argv[2])
@@ -118,6 +137,7 @@ def main():
         if f["name"] in funcs:
             check(False, "two functions named %s" % f["name"])
         funcs[f["name"]] = f
+    fold_plt_stubs(funcs, text)
     if report["events"] != ["us"]:
         check(False, "events %s, not us" % report["events"])
     one = per_sample + 1e-9
