@@ -21,10 +21,10 @@
 
 #include "CallgrindReader.h"
 #include "CallgrindScan.h"
+#include "profkit/Support/Threads.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include <thread>
 
 using namespace profkit;
 using namespace profkit::callgrind;
@@ -656,8 +656,8 @@ void CallgrindReader::report(uint64_t Line, const Twine &Msg,
   }
 }
 
-/// Files of this size and more are read in two pieces when the machine has
-/// two cores: below it, starting a thread and merging costs more than it
+/// Files of this size and more are read in two pieces when -threads allows
+/// two: below it, starting a thread and merging costs more than it
 /// saves.
 static constexpr uint64_t MinBytesToSplit = 16 << 20;
 
@@ -666,7 +666,7 @@ profkit::readCallgrind(InputStream &In, const ReadOptions &Opts) {
   std::optional<uint64_t> Size = In.splittableSize();
   bool Split = Opts.Threads > 1 ||
                (Opts.Threads == 0 && Size && *Size >= MinBytesToSplit &&
-                std::thread::hardware_concurrency() > 1);
+                availableThreads(Opts.MaxThreads) > 1);
   if (Split) {
     std::string Why = "the input is not a plain file (gzip data or a pipe)";
     if (Size) {

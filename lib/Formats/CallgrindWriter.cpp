@@ -18,6 +18,7 @@
 #include "profkit/IR/IRPrinter.h"
 #include "profkit/IR/Profile.h"
 #include "profkit/Support/Error.h"
+#include "profkit/Support/Threads.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemAlloc.h"
@@ -577,14 +578,15 @@ static size_t rowBytes(const FunctionData &FD) {
 
 /// Threads to format a part with. callgrind<threads=N> takes N (1: only
 /// the calling thread), for any part; by default (0), parts of a megabyte of
-/// rows and more take two if the machine has two cores: starting threads
+/// rows and more take what -threads allows (MaxThreads): starting threads
 /// would cost small profiles more than it saves.
-static unsigned writeThreads(unsigned Requested, size_t Bytes) {
+static unsigned writeThreads(unsigned Requested, unsigned MaxThreads,
+                             size_t Bytes) {
   if (Requested)
     return std::min(Requested, 64u);
   if (Bytes < (size_t(1) << 20))
     return 1;
-  return std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
+  return std::min(availableThreads(MaxThreads), 64u);
 }
 
 namespace {
@@ -690,7 +692,7 @@ void CallgrindWriter::writePart(const Part &Pt) {
   size_t Bytes = 0;
   for (const FunctionData &FD : Pt.functions())
     Bytes += rowBytes(FD);
-  unsigned Threads = writeThreads(this->Threads, Bytes);
+  unsigned Threads = writeThreads(this->Threads, Ctx.MaxThreads, Bytes);
   if (Threads > 1 && Pt.functions().size() > 1) {
     // Slices small enough to spread the work, large enough that their
     // bookkeeping does not count.

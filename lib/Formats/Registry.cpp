@@ -167,7 +167,8 @@ Expected<std::unique_ptr<Profile>>
 profkit::readProfile(StringRef Path, const ReadOptions &Opts) {
   if (Path != "-" && sys::fs::is_directory(Path))
     return readTimeTraceDirectory(Path, Opts);
-  Expected<std::unique_ptr<InputStream>> In = InputStream::open(Path);
+  Expected<std::unique_ptr<InputStream>> In =
+      InputStream::open(Path, Opts.MaxThreads);
   if (!In)
     return In.takeError();
   return readProfile(**In, Opts);

@@ -29,6 +29,7 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
+#include "profkit/Support/Threads.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -551,7 +552,7 @@ profkit::readTimeTraceDirectory(StringRef Dir, const ReadOptions &Opts) {
     }
   };
   unsigned Threads =
-      Opts.Threads ? Opts.Threads : std::thread::hardware_concurrency();
+      Opts.Threads ? Opts.Threads : availableThreads(Opts.MaxThreads);
   Threads = std::max<size_t>(1, std::min<size_t>(Threads, Files->size()));
   std::vector<std::thread> Workers;
   for (unsigned T = 1; T < Threads; ++T)

@@ -2,6 +2,7 @@
 
 #include "profkit/Support/InputStream.h"
 #include "profkit/Support/Error.h"
+#include "profkit/Support/Threads.h"
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/Support/Errno.h"
 #include "llvm/Support/FileSystem.h"
@@ -140,9 +141,11 @@ private:
 /// when it starts with the gzip magic.
 class FileStream final : public InputStream {
 public:
-  FileStream(int FD, bool OwnsFD, std::string Name, StringRef Mem = {})
+  FileStream(int FD, bool OwnsFD, std::string Name, StringRef Mem = {},
+             unsigned MaxThreads = 0)
       : InputStream(std::move(Name)), FD(FD), OwnsFD(OwnsFD), Mem(Mem),
-        Whole(Mem), Start(FD < 0 ? 0 : ::lseek(FD, 0, SEEK_CUR)) {}
+        Whole(Mem), Start(FD < 0 ? 0 : ::lseek(FD, 0, SEEK_CUR)),
+        MaxThreads(MaxThreads) {}
   ~FileStream() override {
     Ahead.reset(); // Joins the thread that inflates.
     if (Compressed)
@@ -172,6 +175,7 @@ private:
   // Where the input starts in the file: standard input may stand anywhere
   // in it; -1 for a pipe.
   off_t Start;
+  unsigned MaxThreads; // -threads: 1 inflates on the reader's thread.
   z_stream Z{};
   std::vector<unsigned char> ZIn; // Compressed bytes not yet inflated.
   std::vector<char> Pending;      // Plain bytes read while sniffing the magic.
@@ -266,7 +270,7 @@ Error FileStream::init() {
     Z.next_in = ZIn.data();
     Z.avail_in = ZIn.size();
     // Memory buffers (tests, fuzzers) are small: no thread for them.
-    if (FD >= 0 && std::thread::hardware_concurrency() > 1)
+    if (FD >= 0 && availableThreads(MaxThreads) > 1)
       Ahead = std::make_unique<ReadAhead>(
           [this](char *Out, size_t Size) { return inflateInto(Out, Size); },
           Chunk);
@@ -334,7 +338,8 @@ Expected<size_t> FileStream::readRaw(char *Out, size_t Size) {
   return readFD(Out, Size);
 }
 
-Expected<std::unique_ptr<InputStream>> InputStream::open(StringRef Path) {
+Expected<std::unique_ptr<InputStream>> InputStream::open(StringRef Path,
+                                                         unsigned MaxThreads) {
   int FD = 0;
   bool Owns = false;
   std::string Name = Path == "-" ? "<stdin>" : Path.str();
@@ -349,7 +354,8 @@ Expected<std::unique_ptr<InputStream>> InputStream::open(StringRef Path) {
                                sys::StrError(errno).c_str());
     Owns = true;
   }
-  auto S = std::make_unique<FileStream>(FD, Owns, std::move(Name));
+  auto S = std::make_unique<FileStream>(FD, Owns, std::move(Name), StringRef(),
+                                        MaxThreads);
   if (Error E = S->init())
     return std::move(E);
   return std::unique_ptr<InputStream>(std::move(S));

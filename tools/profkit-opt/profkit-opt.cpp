@@ -15,6 +15,7 @@
 #include "profkit/Passes/PassPlugin.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/OutputFile.h"
+#include "profkit/Support/Threads.h"
 #include "profkit/Transforms/FlattenSamples.h"
 #include "profkit/Transforms/Relocate.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
@@ -30,6 +31,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <future>
 #include <unistd.h>
 
 using namespace profkit;
@@ -140,9 +142,17 @@ static cl::opt<uint64_t> MaxMemory(
 static cl::opt<unsigned> ReadThreads(
     "read-threads", cl::init(0),
     cl::desc("Threads to read callgrind with (0: two for plain files of 16 "
-             "MB and more; 1: the main thread only; 2: two for any plain "
-             "file, with a note when one must do), or a directory of time "
-             "traces (0: every core)"),
+             "MB and more if -threads allows; 1: the main thread only; 2: "
+             "two for any plain file, with a note when one must do), or a "
+             "directory of time traces (0: what -threads allows)"),
+    cl::value_desc("N"), cl::cat(Category));
+
+static cl::opt<unsigned> Threads(
+    "threads", cl::init(0),
+    cl::desc("Threads to use at most: to read a file in pieces, to read "
+             "the next input while a pass merges the last, to write "
+             "(0: every core; -read-threads and -write-threads choose for "
+             "one step); the output is the same for any number"),
     cl::value_desc("N"), cl::cat(Category));
 
 static StringRef ToolName;
@@ -253,24 +263,98 @@ static void registerInstrumentation(PassInstrumentationCallbacks &PIC) {
 /// The driver's read stage: reads an input and, when -binary is given and
 /// the pipeline has no relocate pass, relocates it against the program.
 struct InputReader {
+  using Diagnose = std::function<void(const Twine &)>;
   ReadOptions Read;
   bool Relocate = false;
-  Expected<std::unique_ptr<Profile>> read(StringRef Path) const {
-    Expected<std::unique_ptr<Profile>> P = readProfile(Path, Read);
+  /// Reads Path, with its warnings and notes to Warn and Note.
+  Expected<std::unique_ptr<Profile>> read(StringRef Path, const Diagnose &Warn,
+                                          const Diagnose &Note) const {
+    ReadOptions Opts = Read;
+    Opts.Warn = Warn;
+    Opts.Note = Note;
+    Expected<std::unique_ptr<Profile>> P = readProfile(Path, Opts);
     if (!P || !Relocate)
       return P;
     RelocateOptions RelOpts;
-    RelOpts.Warn = warn;
-    RelOpts.Note = note;
+    RelOpts.Warn = Warn;
+    RelOpts.Note = Note;
     RelOpts.Demangle = DemangleSymbols;
     if (Error E = relocate(**P, Binary, RelOpts))
       return std::move(E);
     return P;
   }
+  Expected<std::unique_ptr<Profile>> read(StringRef Path) const {
+    return read(Path, warn, note);
+  }
+};
+
+/// The inputs after the first, for the pass that takes them
+/// (PassContext::NextInput). When -threads allows two, the next input is
+/// read on a thread of its own while the first is read and while the pass
+/// merges the one before: one input ahead, so that memory holds one more
+/// input, not all of them. The warnings and notes of an input read ahead
+/// wait until the pass takes it, so they come in the order of reading one
+/// at a time.
+class InputQueue {
+public:
+  InputQueue(const InputReader &Reader, ArrayRef<std::string> Paths,
+             bool ReadAhead)
+      : Reader(Reader), Paths(Paths), ReadAhead(ReadAhead) {
+    startNext();
+  }
+  ~InputQueue() {
+    if (Ahead.valid()) // A pass failed before taking it.
+      consumeError(Ahead.get().P.takeError());
+  }
+  /// The next input; null after the last.
+  Expected<std::unique_ptr<Profile>> take() {
+    if (!Ahead.valid()) {
+      if (Next >= Paths.size())
+        return nullptr;
+      return Reader.read(Paths[Next++]);
+    }
+    Result R = Ahead.get();
+    for (const auto &[IsWarning, Text] : R.Held)
+      (IsWarning ? warn : note)(Text);
+    startNext();
+    return std::move(R.P);
+  }
+
+private:
+  using Diagnostics = std::vector<std::pair<bool, std::string>>; // Warning?
+  struct Result {
+    Expected<std::unique_ptr<Profile>> P;
+    Diagnostics Held;
+  };
+  void startNext() {
+    if (!ReadAhead || Next >= Paths.size())
+      return;
+    StringRef Path = Paths[Next++];
+    Ahead = std::async(std::launch::async, [this, Path] {
+      Diagnostics Held;
+      auto Keep = [&Held](bool IsWarning) {
+        return [&Held, IsWarning](const Twine &Msg) {
+          Held.emplace_back(IsWarning, Msg.str());
+        };
+      };
+      Expected<std::unique_ptr<Profile>> P =
+          Reader.read(Path, Keep(true), Keep(false));
+      return Result{std::move(P), std::move(Held)};
+    });
+  }
+  const InputReader &Reader;
+  ArrayRef<std::string> Paths;
+  bool ReadAhead;
+  size_t Next = 1;
+  std::future<Result> Ahead;
 };
 
 static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
-                 const InputReader &Reader) {
+                 const InputReader &Reader, PassContext &Ctx) {
+  // The second input is read beside the first.
+  InputQueue Queue(Reader, Inputs,
+                   availableThreads(Threads) > 1 && Inputs.size() > 1);
+  Ctx.NextInput = [&] { return Queue.take(); };
   Expected<std::unique_ptr<Profile>> P = Reader.read(Inputs.front());
   if (!P)
     return P.takeError();
@@ -306,10 +390,12 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
     // shows an AutoFDO profile.
     if (Writer->Format->Name != "sampleprof" && !flattenSamples(**P, note))
       return overflowError("flatten-samples");
-    WriteContext Ctx;
-    Ctx.Binary = Binary;
-    Ctx.Warn = warn;
-    if (Error E = Writer->Format->Write(**P, (*Out)->os(), Writer->Params, Ctx))
+    WriteContext WCtx;
+    WCtx.Binary = Binary;
+    WCtx.Warn = warn;
+    WCtx.MaxThreads = Threads;
+    if (Error E =
+            Writer->Format->Write(**P, (*Out)->os(), Writer->Params, WCtx))
       return E;
   }
   return (*Out)->commit();
@@ -360,6 +446,7 @@ int main(int argc, char **argv) {
   Reader.Read.Warn = warn;
   Reader.Read.Note = note;
   Reader.Read.Threads = ReadThreads;
+  Reader.Read.MaxThreads = Threads;
   Reader.Read.Binary = Binary;
   if (MaxMemory.getNumOccurrences())
     Reader.Read.MaxMemory =
@@ -371,12 +458,6 @@ int main(int argc, char **argv) {
   Ctx.Warn = warn;
   Ctx.Note = note;
   Ctx.Binary = Binary;
-  size_t NextInput = 1;
-  Ctx.NextInput = [&]() -> Expected<std::unique_ptr<Profile>> {
-    if (NextInput >= Inputs.size())
-      return nullptr;
-    return Reader.read(Inputs[NextInput++]);
-  };
   ProfilePassManager PM;
   if (Error E = parsePassPipeline(PM, Passes, Ctx))
     fail(std::move(E));
@@ -443,7 +524,7 @@ int main(int argc, char **argv) {
   Reader.Relocate =
       !Binary.empty() && !PipelineHas(profkit::PassInfo::Relocates);
 
-  if (Error E = run(Writer ? &*Writer : nullptr, PM, Reader))
+  if (Error E = run(Writer ? &*Writer : nullptr, PM, Reader, Ctx))
     fail(std::move(E));
   return 0;
 }

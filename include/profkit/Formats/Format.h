@@ -37,10 +37,13 @@ struct ReadOptions {
   /// once (a line, a binary file) and the size of the IR a reader builds.
   uint64_t MaxMemory = 0;
   /// callgrind: threads to read with. 0: two for plain files of 16 MB and
-  /// more on a machine of two cores or more, else one; 1: one; 2 or more:
+  /// more when MaxThreads allows two, else one; 1: one; 2 or more:
   /// two for any plain file, with a note when the file cannot be split.
   /// A directory of time traces: 0 is every core.
   unsigned Threads = 0;
+  /// The threads reading may use at most, when Threads leaves the choice to
+  /// the reader (-threads; 0: every core).
+  unsigned MaxThreads = 0;
 };
 
 /// What a writer may need from the tool that runs it, besides its
@@ -50,6 +53,9 @@ struct WriteContext {
   /// tool's -binary, which also relocates; not a parameter of the output).
   std::string Binary;
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
+  /// The threads writing may use at most, when the writer's parameters
+  /// leave the choice to it (-threads; 0: every core).
+  unsigned MaxThreads = 0;
 };
 
 using WriteFn = llvm::Error (*)(const Profile &, llvm::raw_ostream &,

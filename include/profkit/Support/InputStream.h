@@ -31,9 +31,11 @@ namespace profkit {
 
 class InputStream {
 public:
-  /// Opens Path; "-" is standard input.
+  /// Opens Path; "-" is standard input. gzip data is inflated a few blocks
+  /// ahead on a thread of its own when MaxThreads allows two (0: every
+  /// core).
   static llvm::Expected<std::unique_ptr<InputStream>>
-  open(llvm::StringRef Path);
+  open(llvm::StringRef Path, unsigned MaxThreads = 0);
   /// Reads from memory (tests, fuzzers); gzip data is inflated as from a
   /// file.
   static std::unique_ptr<InputStream> fromBuffer(llvm::StringRef Data,
