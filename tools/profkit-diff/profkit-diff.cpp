@@ -11,6 +11,7 @@
 #include "profkit/Formats/Format.h"
 #include "profkit/Support/OutputFile.h"
 #include "profkit/Support/TextFormat.h"
+#include "profkit/Support/Threads.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -21,6 +22,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
+#include <future>
 
 using namespace profkit;
 using namespace llvm;
@@ -67,6 +69,13 @@ static cl::opt<bool> Basename(
     cl::desc("Keep only the last component of file and object names before "
              "matching functions (as merge does)"),
     cl::cat(Category));
+
+static cl::opt<unsigned> Threads(
+    "threads", cl::init(0),
+    cl::desc("Threads to use at most: the two profiles are read at once "
+             "when it allows two (0: every core); the output is the same "
+             "for any number"),
+    cl::value_desc("N"), cl::cat(Category));
 
 static StringRef ToolName;
 
@@ -223,14 +232,32 @@ int main(int argc, char **argv) {
       argc, argv,
       "profkit-diff: what changed between two profiles, function by "
       "function\n");
-  ReadOptions Read;
-  Read.Warn = [](const Twine &Msg) {
+  auto Warn = [](const Twine &Msg) {
     WithColor::warning(errs(), ToolName) << Msg << '\n';
   };
+  ReadOptions Read;
+  Read.Warn = Warn;
+  Read.MaxThreads = Threads;
+  // With two threads the new profile is read beside the base, its warnings
+  // held back until the base's are out, as reading one after the other
+  // gives them.
+  std::vector<std::string> NewWarnings;
+  ReadOptions NewRead = Read;
+  NewRead.Warn = [&](const Twine &Msg) { NewWarnings.push_back(Msg.str()); };
+  std::future<Expected<std::unique_ptr<Profile>>> Ahead;
+  if (availableThreads(Threads) > 1)
+    Ahead = std::async(std::launch::async,
+                       [&] { return readProfile(NewPath, NewRead); });
   Expected<std::unique_ptr<Profile>> Base = readProfile(BasePath, Read);
-  if (!Base)
+  if (!Base) {
+    if (Ahead.valid())
+      consumeError(Ahead.get().takeError());
     fail(Base.takeError());
-  Expected<std::unique_ptr<Profile>> New = readProfile(NewPath, Read);
+  }
+  Expected<std::unique_ptr<Profile>> New =
+      Ahead.valid() ? Ahead.get() : readProfile(NewPath, NewRead);
+  for (const std::string &W : NewWarnings)
+    Warn(W);
   if (!New)
     fail(New.takeError());
   std::optional<Regex> Strip;

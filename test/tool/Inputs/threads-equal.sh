@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# threads-equal.sh PROFKIT-OPT WORK INPUT...
+# threads-equal.sh PROFKIT-OPT PROFKIT-DIFF WORK INPUT...
 # Checks that no output depends on the number of threads: each INPUT is read
 # and written with -threads=1, then with 2 and 3 threads forced on every step
 # (a file read in pieces, parts written on several threads), and every group
 # of inputs from one directory is merged likewise (the next input read while
-# the last merges). The IR, the callgrind output, the exit status and the
+# the last merges), and its first and last input compared by profkit-diff
+# (the two read at once). The IR, the callgrind output, the exit status and the
 # warnings and errors must be byte-identical; notes may differ only in saying
 # that a file could not be split. Prints one line per run compared; exits
 # non-zero on the first difference.
 set -uo pipefail
-opt=$1 work=$2
-shift 2
+opt=$1 diff=$2 work=$3
+shift 3
 mkdir -p "$work"
 
 # run NAME N ARGS...: runs profkit-opt with N threads into $work/NAME.N.*
@@ -62,5 +63,17 @@ for dir in "${!groups[@]}"; do
   i=$((i + 1))
   # Each input twice, so that there are at least two to merge.
   same "merge$i" "${files[@]}" "${files[@]}" -passes=merge
+  for n in 1 2 3; do
+    "$diff" -threads="$n" "${files[0]}" "${files[-1]}" >"$work/diff$i.$n" 2>&1
+    echo $? >>"$work/diff$i.$n"
+  done
+  for n in 2 3; do
+    cmp -s "$work/diff$i.1" "$work/diff$i.$n" || {
+      echo "DIFF diff$i: profkit-diff with 1 and $n threads"
+      diff "$work/diff$i.1" "$work/diff$i.$n" | head -20
+      exit 1
+    }
+  done
+  echo "same diff$i: exit $(tail -1 "$work/diff$i.1")"
 done
 exit 0
