@@ -1,8 +1,8 @@
 //===- callgrind-reader-fuzzer.cpp - Fuzz the callgrind-family reader -----===//
 //
-// Reads the input as callgrind text, in one piece and in two (on two threads,
-// as large files are read), then the same bytes gzip-compressed: all must
-// give the same warnings and IR (or error).
+// Reads the input as callgrind text, in one piece, in two and in three (each
+// on a thread of its own, as large files are read), then the same bytes
+// gzip-compressed: all must give the same warnings and IR (or error).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +18,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       fuzz::readToText(fuzz::gzip(Bytes), readCallgrind, Opts, true);
   if (Plain != Zipped)
     fuzz::mismatch("plain and gzip reads differ", Plain, Zipped);
-  ReadOptions TwoPieces;
-  TwoPieces.Threads = 2;
-  std::string Split = fuzz::readToText(Bytes, readCallgrind, TwoPieces, true);
-  if (Plain != Split)
-    fuzz::mismatch("reads in one piece and in two differ", Plain, Split);
+  for (unsigned Pieces : {2, 3}) {
+    ReadOptions InPieces;
+    InPieces.Threads = Pieces;
+    std::string Split = fuzz::readToText(Bytes, readCallgrind, InPieces, true);
+    if (Plain != Split)
+      fuzz::mismatch(Pieces == 2 ? "reads in one piece and in two differ"
+                                 : "reads in one piece and in three differ",
+                     Plain, Split);
+  }
   return 0;
 }

@@ -656,21 +656,34 @@ void CallgrindReader::report(uint64_t Line, const Twine &Msg,
   }
 }
 
-/// Files of this size and more are read in two pieces when -threads allows
-/// two: below it, starting a thread and merging costs more than it
-/// saves.
-static constexpr uint64_t MinBytesToSplit = 16 << 20;
+/// By default a piece of a file read on several threads has this many
+/// bytes at least: below it, starting a thread and merging costs more than
+/// it saves.
+static constexpr uint64_t MinBytesPerPiece = 8 << 20;
+
+/// The pieces to read a file of Size bytes in: ReadOptions::Threads if
+/// given (at most 64), else one for every MinBytesPerPiece bytes, at most
+/// one per thread -threads allows.
+static unsigned piecesFor(std::optional<uint64_t> Size,
+                          const ReadOptions &Opts) {
+  if (Opts.Threads)
+    return std::min(Opts.Threads, 64u);
+  if (!Size)
+    return 1;
+  return unsigned(
+      std::clamp<uint64_t>(*Size / MinBytesPerPiece, 1,
+                           std::min(availableThreads(Opts.MaxThreads), 64u)));
+}
 
 Expected<std::unique_ptr<Profile>>
 profkit::readCallgrind(InputStream &In, const ReadOptions &Opts) {
   std::optional<uint64_t> Size = In.splittableSize();
-  bool Split = Opts.Threads > 1 ||
-               (Opts.Threads == 0 && Size && *Size >= MinBytesToSplit &&
-                availableThreads(Opts.MaxThreads) > 1);
-  if (Split) {
+  unsigned Pieces = piecesFor(Size, Opts);
+  if (Pieces > 1) {
     std::string Why = "the input is not a plain file (gzip data or a pipe)";
     if (Size) {
-      Expected<std::unique_ptr<Profile>> P = readInPieces(In, *Size, Opts, Why);
+      Expected<std::unique_ptr<Profile>> P =
+          readInPieces(In, *Size, Pieces, Opts, Why);
       if (!P || *P)
         return P;
     }

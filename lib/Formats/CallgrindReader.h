@@ -3,7 +3,7 @@
 // Private to lib/Formats: the reader of the callgrind format family, which
 // CallgrindReader.cpp (header and name lines, parts), CallgrindScan.cpp
 // (cost lines, numbers and positions) and CallgrindReaderThreads.cpp
-// (reading a file in two pieces) implement together.
+// (reading a file in pieces on several threads) implement together.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,8 +84,9 @@ private:
   llvm::DenseMap<uint64_t, StrId> Sparse;
 };
 
-/// A file read in two pieces on two threads (readInPieces()) has a head
-/// and a tail reader; a file read in one piece has a whole one.
+/// A file read in pieces on several threads (readInPieces()) has a head
+/// reader for the first piece and a tail reader for each other; a file read
+/// in one piece has a whole one.
 enum class Role : uint8_t { Whole, Head, Tail };
 
 class CallgrindReader {
@@ -96,23 +97,33 @@ public:
         MyRole(R) {}
   llvm::Expected<std::unique_ptr<Profile>> read();
 
-  // Reading in two pieces (readInPieces()).
+  // Reading in pieces (readInPieces()).
   /// Head: reads its piece, leaving the part it ends in open.
   llvm::Error readLines();
-  /// Tail: skims the head's piece from HeadIn for its names and functions,
-  /// which it interns as the head does, then reads its own piece. What
+  /// Tail: skims the pieces before its own from Before for their names and
+  /// functions, which it interns as the readers of those pieces do, then
+  /// reads its own piece; the part it ends in stays open unless Last. What
   /// stops the merge (an error: only reading in one piece gives its line)
   /// is kept in TailFailure; warnings wait in TailWarnings.
-  void readTail(InputStream &HeadIn);
-  /// Head: checks that the two pieces agree at the split and moves the
-  /// head's parts into the tail's profile, which has the names of both.
-  /// Fails, saying why, when it cannot; the file is then read in one piece.
+  void readTail(InputStream &Before, bool Last);
+  /// Head: checks that its piece and the tail's agree at the split and
+  /// moves the head's parts into the tail's profile, which has the names of
+  /// both. Fails, saying why, when it cannot; the file is then read in one
+  /// piece.
   llvm::Error merge(CallgrindReader &Tail);
-  /// Head, after merge(): reports the warnings held back, ends the part
-  /// that spans the split and returns the profile.
-  llvm::Expected<std::unique_ptr<Profile>> finishMerged(CallgrindReader &Tail);
-  /// Head: reports the warnings held back (before an error of the head).
+  /// Head, after merge(): holds back the tail's warnings after its own, in
+  /// the order reading in one piece gives them, and ends the part that
+  /// spans the split if the tail's piece ends it.
+  llvm::Error absorb(CallgrindReader &Tail);
+  /// Head, after absorb(): the tail becomes the head, of the next split or,
+  /// after the last, the reader that reports the warnings held back and
+  /// returns the profile. It takes those warnings and the line count.
+  void handOver(CallgrindReader &Tail);
+  /// Head: reports the warnings held back (at the end, or before an error
+  /// of the head).
   void releaseWarnings();
+  /// Tail, after merge() and absorb(): the profile of every piece.
+  llvm::Expected<std::unique_ptr<Profile>> finishProfile();
 
 private:
   llvm::Error error(const llvm::Twine &Msg) const {
@@ -139,7 +150,8 @@ private:
   llvm::Error checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum,
                            bool Overflow, std::optional<uint64_t> TotalsAt,
                            uint64_t EndLine);
-  llvm::Expected<std::unique_ptr<Profile>> finishProfile();
+  /// The lines of the file up to where this reader stands.
+  uint64_t linesRead() const { return LineBase + In.lineNumber(); }
 
   llvm::Error parseLine(llvm::StringRef Line);
   llvm::Error parseHeader(llvm::StringRef Key, llvm::StringRef Value);
@@ -242,8 +254,11 @@ private:
   uint64_t StringBytes = 0, RowBytes = 0, HeaderBytes = 0;
   uint64_t FunctionDatas = 0; // Of the parts before Cur.
 
-  // Reading in two pieces.
+  // Reading in pieces.
   Role MyRole;
+  // The lines of the pieces before this reader's own: known once it becomes
+  // a head (handOver()); a tail counts its lines from its piece's start.
+  uint64_t LineBase = 0;
   std::vector<std::string> HeldWarnings; // Head.
   struct TailWarning {
     uint64_t Line; // In the tail's piece.
@@ -269,7 +284,9 @@ private:
     llvm::SmallVector<PositionKind, 3> Positions;
     llvm::SmallVector<unsigned, 16> Columns;
   } AtSplit;
-  // The end of its first part, checked by the head when they merge.
+  // Its first part where its piece ends it, checked by the head when they
+  // merge; or where the piece ends, if that part goes on past it (Ended
+  // false: a piece that is not the file's last).
   struct {
     bool Ended = false;
     std::vector<uint64_t> SelfSum;
@@ -279,13 +296,12 @@ private:
   } FirstPartEnd;
 };
 
-/// Reads a plain callgrind file of Size bytes in two pieces on two threads
-/// (CallgrindReaderThreads.cpp). Returns null, with the reason in Why, when
-/// the file cannot be read so.
-llvm::Expected<std::unique_ptr<Profile>> readInPieces(InputStream &In,
-                                                      uint64_t Size,
-                                                      const ReadOptions &Opts,
-                                                      std::string &Why);
+/// Reads a plain callgrind file of Size bytes in up to Pieces pieces, each
+/// on a thread of its own (CallgrindReaderThreads.cpp). Returns null, with
+/// the reason in Why, when the file cannot be read so.
+llvm::Expected<std::unique_ptr<Profile>>
+readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
+             const ReadOptions &Opts, std::string &Why);
 
 } // namespace profkit::callgrind
 

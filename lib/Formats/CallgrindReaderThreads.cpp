@@ -1,16 +1,19 @@
-//===- CallgrindReaderThreads.cpp - Reading callgrind in two pieces -------===//
+//===- CallgrindReaderThreads.cpp - Reading callgrind in pieces -----------===//
 //
-// A large plain callgrind file is read in two pieces on two threads: a head
-// reader reads the first piece as usual, a tail reader skims it for its names
-// and then reads the second; merge() joins the two profiles, replaying the
-// tail's rows of the functions the head has rows for too, so that the
-// profile is the one reading in one piece gives.
+// A large plain callgrind file is read in pieces, each on a thread of its
+// own: a head reader reads the first piece as usual; a tail reader for each
+// other piece skims the pieces before it for their names and then reads its
+// own. The pieces join in file order: merge() moves the profile so far into
+// the next tail's, replaying that tail's rows of the functions that have
+// rows before the split too, so that the profile is the one reading in one
+// piece gives; the tail then becomes the head of the next split.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CallgrindReader.h"
 #include "CallgrindScan.h"
 #include "llvm/ADT/StringExtras.h"
+#include <cmath>
 #include <thread>
 
 using namespace profkit;
@@ -24,15 +27,15 @@ void CallgrindReader::releaseWarnings() {
   HeldWarnings.clear();
 }
 
-void CallgrindReader::readTail(InputStream &HeadIn) {
-  // Skim the head's piece: header and name lines as the head reads them, so
-  // that names, functions and their ids come out the same; cost lines are
-  // the head's. The lines that matter hold '=' (`fn=`, `calls=`, ...) or ':'
-  // (headers); the others are cost lines, comments and lines the head
-  // fails on.
+void CallgrindReader::readTail(InputStream &Before, bool Last) {
+  // Skim the pieces before: header and name lines as their readers read
+  // them, so that names, functions and their ids come out the same; cost
+  // lines are theirs. The lines that matter hold '=' (`fn=`, `calls=`, ...) or
+  // ':' (headers); the others are cost lines, comments and lines the head fails
+  // on.
   Skimming = true;
   StringRef Line;
-  while (HeadIn.nextLineContaining(Line, '=', ':')) {
+  while (Before.nextLineContaining(Line, '=', ':')) {
     size_t Blanks = 0; // The line holds '=' or ':': it is not all blanks.
     while (isBlank(Line[Blanks]))
       ++Blanks;
@@ -50,7 +53,7 @@ void CallgrindReader::readTail(InputStream &HeadIn) {
       return;
     }
   }
-  if (Error E = HeadIn.takeError()) {
+  if (Error E = Before.takeError()) {
     consumeError(std::move(E));
     TailFailure = "an error before the split";
     return;
@@ -70,12 +73,24 @@ void CallgrindReader::readTail(InputStream &HeadIn) {
   InFirstPart = true;
 
   Error E = readLines();
-  if (!E)
+  if (!E && Last)
     E = endPart();
   if (E) {
     consumeError(std::move(E));
     TailFailure = "an error after the split";
+    return;
   }
+  if (Last)
+    return;
+  // The next piece starts at a `fn=` line: this function's block is whole.
+  if (!flushRows()) {
+    TailFailure = "a cost sum overflows 64 bits";
+    return;
+  }
+  CurFunction = -1;
+  if (InFirstPart)
+    FirstPartEnd = {false, Sums[SelfRows], SelfSumOverflow, TotalsLine,
+                    In.lineNumber()};
 }
 
 /// Why the pieces of a file cannot merge (not an error of the file: it is
@@ -110,6 +125,9 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   // after the head's, in the order the tail met them; the rows of those it
   // has seen go into its tables batch by batch.
   Part &TailFirst = *T.parts()[A.Parts - 1];
+  // A tail still in that part goes on in the head's, which takes its data.
+  if (Tail.Cur == &TailFirst)
+    Tail.Cur = Cur;
   for (size_t I = A.HeaderLines; I < TailFirst.Header.size(); ++I)
     Cur->Header.push_back(std::move(TailFirst.Header[I]));
   if (TailFirst.Summary)
@@ -152,7 +170,7 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   bool Overflow = SelfSumOverflow || Tail.FirstPartEnd.SelfSumOverflow;
   for (size_t I = 0; I != TailSum.size(); ++I)
     Overflow |= !addCost(Sum[I], TailSum[I]);
-  if (Overflow || !Tail.FirstPartEnd.Ended)
+  if (Overflow)
     return cannotMerge("a cost sum overflows 64 bits");
   if (Opts.MaxMemory && irBytes() + Tail.irBytes() > Opts.MaxMemory)
     return cannotMerge("over the memory limit");
@@ -166,29 +184,60 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   return Error::success();
 }
 
-Expected<std::unique_ptr<Profile>>
-CallgrindReader::finishMerged(CallgrindReader &Tail) {
+Error CallgrindReader::absorb(CallgrindReader &Tail) {
   // The warnings in the order reading in one piece gives them: the head's,
   // the tail's in the part that spans the split, that part's end, the
   // tail's later ones. Line numbers of the tail count from the split; a
   // warning given once per file is the head's if the head gave it.
-  releaseWarnings();
-  uint64_t Lines = In.lineNumber();
+  uint64_t Lines = linesRead();
   auto ReportTail = [&](bool FirstPart) {
-    for (const TailWarning &W : Tail.TailWarnings)
-      if (W.InFirstPart == FirstPart &&
-          !(W.OnceKey == "-" ? WarnedNegative : WarnedKeys.contains(W.OnceKey)))
+    for (const TailWarning &W : Tail.TailWarnings) {
+      if (W.InFirstPart != FirstPart)
+        continue;
+      bool Given = W.OnceKey == "-"    ? std::exchange(WarnedNegative, true)
+                   : W.OnceKey.empty() ? false
+                                       : !WarnedKeys.insert(W.OnceKey).second;
+      if (!Given)
         report(Lines + W.Line, W.Text);
+    }
   };
   ReportTail(true);
   std::optional<uint64_t> TotalsAt = TotalsLine;
   if (Tail.FirstPartEnd.TotalsLine)
     TotalsAt = Lines + *Tail.FirstPartEnd.TotalsLine;
-  if (Error E = checkPartEnd(*Cur, Sums[SelfRows], false, TotalsAt,
-                             Lines + Tail.FirstPartEnd.EndLine))
-    return std::move(E);
+  if (Tail.FirstPartEnd.Ended) {
+    if (Error E = checkPartEnd(*Cur, Sums[SelfRows], false, TotalsAt,
+                               Lines + Tail.FirstPartEnd.EndLine))
+      return E;
+  } else {
+    // The part goes on in the next piece, which the tail hands on.
+    Tail.Sums[SelfRows] = std::move(Sums[SelfRows]);
+    Tail.SelfSumOverflow = false;
+  }
   ReportTail(false);
-  return Tail.finishProfile();
+  // What the tail read after the split now counts from the file's start.
+  if (!Tail.FirstPartEnd.Ended)
+    Tail.TotalsLine = TotalsAt;
+  else if (Tail.TotalsLine)
+    Tail.TotalsLine = Lines + *Tail.TotalsLine;
+  return Error::success();
+}
+
+void CallgrindReader::handOver(CallgrindReader &Tail) {
+  Tail.MyRole = Role::Head;
+  Tail.HeldWarnings = std::move(HeldWarnings);
+  Tail.WarnedNegative |= WarnedNegative;
+  for (const auto &Key : WarnedKeys)
+    Tail.WarnedKeys.insert(Key.getKey());
+  Tail.LineBase = linesRead();
+  Tail.InFirstPart = false;
+  Tail.HeadFunctions.clear();
+  Tail.TailWarnings.clear();
+  Tail.FirstPartEnd = {};
+  // For the memory limit: the tail's strings are every string so far.
+  Tail.RowBytes += RowBytes;
+  Tail.HeaderBytes += HeaderBytes;
+  Tail.FunctionDatas += FunctionDatas;
 }
 
 /// Do all blank-separated words of Words start with a digit: no relative
@@ -238,48 +287,100 @@ static uint64_t findSplit(const InputStream &In, uint64_t Target,
   }
 }
 
-/// Where the tail starts, in percent of the file. Skimming the head's piece
-/// costs the tail a little of the work of reading it, so an even share of
-/// the work gives the head more than half the file. Measured on callgrind's
-/// output of clang, the threads end together at 56 %: the tail's skimming
-/// takes more time than its instructions say, as it waits on memory more
-/// (it interns every name again).
-static constexpr uint64_t SplitPercent = 56;
+/// The work of skimming a byte for its names, as a share of the work of
+/// reading it. Measured on callgrind's output of clang, two pieces end
+/// together when the second starts at 56 % of the file: the tail's skimming
+/// costs more than its instructions say, as it waits on memory more (it
+/// interns every name again).
+static constexpr double SkimCost = 0.214;
 
-/// Reads a plain callgrind file of Size bytes in two pieces on two threads:
-/// the head, up to a `fn=` line near the middle, as usual; the tail skims
-/// the head's text for its names (a fraction of the work of reading it), so
-/// that they get the same ids, then reads its own. The pieces' parts then
-/// go together without copying a row, and the profile is the one reading
-/// in one piece gives. Returns null, with the reason in Why, when the file
-/// cannot be read so: an error in the tail (only reading in one piece gives
-/// its line) or pieces that disagree at the split send the file there.
+/// Where piece K of N starts, as a share of the file, so that every reader
+/// has as much work: the head reads its piece, tail K skims the pieces
+/// before its own and reads its own. With the work W of each, the piece
+/// starts S(0) = 0, S(K + 1) = S(K) (1 - SkimCost) + W and S(N) = 1.
+static double pieceStart(unsigned K, unsigned N) {
+  double Keep = 1 - SkimCost;
+  return (1 - std::pow(Keep, K)) / (1 - std::pow(Keep, N));
+}
+
+/// Reads a plain callgrind file of Size bytes in up to Pieces pieces, each
+/// on a thread of its own: the head, up to a `fn=` line, as usual; each tail
+/// skims the text before its piece for its names (a fraction of the work of
+/// reading it), so that they get the same ids, then reads its own. The
+/// pieces' parts then go together without copying a row, and the profile is
+/// the one reading in one piece gives. Returns null, with the reason in
+/// Why, when the file cannot be read so: an error in a tail (only reading
+/// in one piece gives its line) or pieces that disagree at a split send the
+/// file there. Fewer pieces are read when `fn=` lines to start them at are
+/// too few (a small file).
 Expected<std::unique_ptr<Profile>>
-callgrind::readInPieces(InputStream &In, uint64_t Size, const ReadOptions &Opts,
-                        std::string &Why) {
-  uint64_t Split = findSplit(In, Size / 100 * SplitPercent, Size);
-  if (!Split) {
+callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
+                        const ReadOptions &Opts, std::string &Why) {
+  std::vector<uint64_t> Splits; // Where each tail's piece starts.
+  for (unsigned K = 1; K < Pieces; ++K) {
+    uint64_t Target = uint64_t(pieceStart(K, Pieces) * double(Size));
+    if (!Splits.empty())
+      Target = std::max(Target, Splits.back() + 1);
+    if (Target >= Size)
+      break;
+    uint64_t Split = findSplit(In, Target, Size);
+    // A small file may have no `fn=` line after the target to start at,
+    // but one a little before it.
+    if (!Split)
+      Split = findSplit(In, ((Splits.empty() ? 0 : Splits.back()) + Target) / 2,
+                        Size);
+    if (Split && (Splits.empty() || Split > Splits.back()))
+      Splits.push_back(Split);
+  }
+  if (Splits.empty()) {
     Why = "no 'fn=' line near the middle to start a second piece at";
     return nullptr;
   }
-  std::unique_ptr<InputStream> HeadIn = In.range(0, Split);
-  std::unique_ptr<InputStream> TailIn = In.range(Split, Size - Split);
-  std::unique_ptr<InputStream> SkimIn = In.range(0, Split);
-  for (InputStream *S : {HeadIn.get(), TailIn.get(), SkimIn.get()})
-    S->setMemoryLimit(Opts.MaxMemory);
-  CallgrindReader Head(*HeadIn, Opts, Role::Head);
-  CallgrindReader Tail(*TailIn, Opts, Role::Tail);
-  std::thread TailThread([&] { Tail.readTail(*SkimIn); });
+  if (Opts.Threads && Splits.size() + 1 < Pieces)
+    Opts.Note(In.name() + ": read in " + Twine(Splits.size() + 1) +
+              " pieces, not " + Twine(Pieces) +
+              ": too few 'fn=' lines to start them at");
+  std::vector<std::unique_ptr<InputStream>> Streams;
+  auto Range = [&](uint64_t From, uint64_t To) -> InputStream & {
+    Streams.push_back(In.range(From, To - From));
+    Streams.back()->setMemoryLimit(Opts.MaxMemory);
+    return *Streams.back();
+  };
+  CallgrindReader Head(Range(0, Splits.front()), Opts, Role::Head);
+  std::vector<std::unique_ptr<CallgrindReader>> Tails;
+  std::vector<std::thread> Threads;
+  for (size_t K = 0; K != Splits.size(); ++K) {
+    bool Last = K + 1 == Splits.size();
+    InputStream &Own = Range(Splits[K], Last ? Size : Splits[K + 1]);
+    InputStream &Before = Range(0, Splits[K]);
+    Tails.push_back(std::make_unique<CallgrindReader>(Own, Opts, Role::Tail));
+    Threads.emplace_back([&Tail = *Tails.back(), &Before, Last] {
+      Tail.readTail(Before, Last);
+    });
+  }
   Error HeadError = Head.readLines();
-  TailThread.join();
+  for (std::thread &T : Threads)
+    T.join();
   if (HeadError) {
     // The head is the file's beginning: its error is the file's first.
     Head.releaseWarnings();
     return std::move(HeadError);
   }
-  if (Error E = Head.merge(Tail)) {
-    Why = toString(std::move(E));
-    return nullptr;
+  // Each split in turn: the profile so far goes into the next tail's, and
+  // the tail, unless it is the last, becomes the head of the next split.
+  CallgrindReader *Before = &Head;
+  for (std::unique_ptr<CallgrindReader> &Tail : Tails) {
+    if (Error E = Before->merge(*Tail)) {
+      Why = toString(std::move(E));
+      return nullptr;
+    }
+    if (Error E = Before->absorb(*Tail)) {
+      Before->releaseWarnings();
+      return std::move(E);
+    }
+    Before->handOver(*Tail);
+    Before = Tail.get();
   }
-  return Head.finishMerged(Tail);
+  Before->releaseWarnings();
+  return Before->finishProfile();
 }

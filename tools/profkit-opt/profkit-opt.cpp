@@ -141,10 +141,11 @@ static cl::opt<uint64_t> MaxMemory(
 
 static cl::opt<unsigned> ReadThreads(
     "read-threads", cl::init(0),
-    cl::desc("Threads to read callgrind with (0: two for plain files of 16 "
-             "MB and more if -threads allows; 1: the main thread only; 2: "
-             "two for any plain file, with a note when one must do), or a "
-             "directory of time traces (0: what -threads allows)"),
+    cl::desc("Threads to read callgrind with, a piece of the file each (0: "
+             "one for every 8 MB of a plain file, as many as -threads "
+             "allows; 1: the main thread only; N: N pieces of any plain "
+             "file, with a note when it cannot be split so), or a directory "
+             "of time traces (0: what -threads allows)"),
     cl::value_desc("N"), cl::cat(Category));
 
 static cl::opt<unsigned> Threads(

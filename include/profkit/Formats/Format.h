@@ -36,9 +36,9 @@ struct ReadOptions {
   /// The memory limit in bytes (0: none): caps the decompressed bytes held at
   /// once (a line, a binary file) and the size of the IR a reader builds.
   uint64_t MaxMemory = 0;
-  /// callgrind: threads to read with. 0: two for plain files of 16 MB and
-  /// more when MaxThreads allows two, else one; 1: one; 2 or more:
-  /// two for any plain file, with a note when the file cannot be split.
+  /// callgrind: threads to read with, one piece of the file each. 0: one
+  /// for every 8 MB of a plain file, at most MaxThreads; 1: one; N: N for
+  /// any plain file, with a note when the file cannot be split so.
   /// A directory of time traces: 0 is every core.
   unsigned Threads = 0;
   /// The threads reading may use at most, when Threads leaves the choice to
