@@ -192,12 +192,35 @@ bool RowTable::compact() {
     Dense.insert(Dense.end(), R.Values.begin(), R.Values.end());
     Dense.resize(Dense.size() + Width - R.Values.size());
   }
-  std::vector<uint32_t> Order(NumRows);
-  std::iota(Order.begin(), Order.end(), 0);
   auto KeyOf = [&](uint32_t I) { return Dense.data() + size_t(I) * Stride; };
-  std::stable_sort(Order.begin(), Order.end(), [&](uint32_t A, uint32_t B) {
+  auto Less = [&](uint32_t A, uint32_t B) {
     return compareKeys(ArrayRef(KeyOf(A), KeyWidth), KeyOf(B)) < 0;
-  });
+  };
+  // The stream is a few increasing runs (a function's blocks, as the
+  // profiler wrote them): merging them, a pair at a time, sorts it in
+  // O(n log runs), as a stable sort would order it.
+  std::vector<uint32_t> Order(NumRows), Merged(NumRows);
+  std::iota(Order.begin(), Order.end(), 0);
+  std::vector<uint32_t> Runs{0}; // Where each run starts, then the end.
+  for (uint32_t I = 1; I < NumRows; ++I)
+    if (Less(I, I - 1))
+      Runs.push_back(I);
+  Runs.push_back(NumRows);
+  while (Runs.size() > 2) {
+    std::vector<uint32_t> Next{0};
+    for (size_t R = 0; R + 1 < Runs.size(); R += 2) {
+      uint32_t *Out = Merged.data() + Runs[R];
+      if (R + 2 < Runs.size())
+        std::merge(Order.begin() + Runs[R], Order.begin() + Runs[R + 1],
+                   Order.begin() + Runs[R + 1], Order.begin() + Runs[R + 2],
+                   Out, Less);
+      else // The odd run out.
+        std::copy(Order.begin() + Runs[R], Order.begin() + Runs[R + 1], Out);
+      Next.push_back(Runs[std::min(R + 2, Runs.size() - 1)]);
+    }
+    Order.swap(Merged);
+    Runs = std::move(Next);
+  }
 
   Data.clear();
   NumRows = 0;
