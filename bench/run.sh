@@ -22,7 +22,9 @@
 #   memory linear in the inputs: PASS when neither grows faster than the
 #   number of inputs, with 10 % slack (t10 <= 2.2 t5, t5 <= 2.75 t2; the
 #   same for RSS). One input is shown but not compared: merge takes it
-#   over as it was read, so it does none of the work of merging.
+#   over as it was read, so it does none of the work of merging;
+# - threads: each shape read, and two (d)s merged, with -threads=1 against
+#   the default (every core): the speed-up from one core to all.
 # Both profkit-opt and cg_merge write their merged profile to /dev/null.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,6 +77,7 @@ for ((round = 1; round <= rounds; round++)); do
   for s in a b c d e; do
     f=${path[$s]}
     record "$s.read" "$opt" "$f" -disable-output
+    record "$s.read1" "$opt" -threads=1 "$f" -disable-output
     record "$s.rw" "$opt" "$f" -o /dev/null
     for awk in gawk mawk; do
       if [ "$s" = e ]; then
@@ -85,6 +88,7 @@ for ((round = 1; round <= rounds; round++)); do
     done
   done
   record merge.cg cg_merge -o /dev/null "$d" "$d"
+  record merge.2t1 "$opt" -threads=1 -passes=merge "$d" "$d" -o /dev/null
   for n in 1 2 5 10; do
     inputs=()
     for _ in $(seq "$n"); do inputs+=("$d"); done
@@ -137,3 +141,15 @@ echo "| time and RSS, 5 inputs / 2 | $(verdict "$(ratio "${BEST_WALL[merge.5]}" 
      "$(verdict "$(ratio "${BEST_RSS[merge.5]}" "${BEST_RSS[merge.2]}")" '<=' 2.75) | <= 2.75 |"
 echo "| time and RSS, 10 inputs / 5 | $(verdict "$(ratio "${BEST_WALL[merge.10]}" "${BEST_WALL[merge.5]}")" '<=' 2.2) |" \
      "$(verdict "$(ratio "${BEST_RSS[merge.10]}" "${BEST_RSS[merge.5]}")" '<=' 2.2) | <= 2.2 |"
+
+echo
+echo "| -threads=1 against every core ($(nproc)) | one thread | every core | speed-up | peak RSS, one thread | every core |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+for s in a b c d e; do
+  echo "| read ${name[$s]} | $(secs "${BEST_WALL[$s.read1]}") | $(secs "${BEST_WALL[$s.read]}") |" \
+       "$(ratio "${BEST_WALL[$s.read1]}" "${BEST_WALL[$s.read]}" | xargs printf '%.2f') |" \
+       "$(mbytes "${BEST_RSS[$s.read1]}") | $(mbytes "${BEST_RSS[$s.read]}") |"
+done
+echo "| merge 2 (d) | $(secs "${BEST_WALL[merge.2t1]}") | $(secs "${BEST_WALL[merge.2]}") |" \
+     "$(ratio "${BEST_WALL[merge.2t1]}" "${BEST_WALL[merge.2]}" | xargs printf '%.2f') |" \
+     "$(mbytes "${BEST_RSS[merge.2t1]}") | $(mbytes "${BEST_RSS[merge.2]}") |"

@@ -4,8 +4,10 @@
 // functions by (object, file, name) after path normalisation, rows summed
 // by key. Address-level data (gmon.out histograms, arcs, basic-block counts)
 // of folded parts is combined as `gprof -s` combines runs. Inputs after the
-// first are read one at a time, so memory holds the merged profile and one
-// input; the first is taken over without a copy when nothing in it changes.
+// first come one at a time (the driver reads the next while this one
+// merges), so memory holds the merged profile and an input or two, whose
+// tables are emptied as they are copied; the first is taken over without a
+// copy when nothing in it changes.
 // weights=W1,W2,... multiplies every count of the Nth input by WN first (as
 // llvm-profdata merge --weighted-input does), saturating with a warning.
 //
@@ -47,9 +49,10 @@ class Merger {
 public:
   Merger(bool FoldParts, const PathNormalizer &Paths)
       : FoldParts(FoldParts), Paths(Paths) {}
-  /// Adds Src, every count multiplied by Weight; fails on data that cannot
-  /// merge or a sum that overflows.
-  llvm::Error add(const Profile &Src, uint64_t Weight = 1);
+  /// Adds Src, every count multiplied by Weight, emptying its tables as
+  /// they are copied; fails on data that cannot merge or a sum that
+  /// overflows.
+  llvm::Error add(Profile &Src, uint64_t Weight = 1);
   /// Takes the first input as the start of the merged profile when add()
   /// would copy it unchanged, saving a copy of it; false if it would not.
   bool adopt(Profile &Src);
@@ -80,7 +83,7 @@ static bool scaleAddresses(AddressData &A, uint64_t W) {
   return Ok;
 }
 
-Error Merger::add(const Profile &Src, uint64_t Weight) {
+Error Merger::add(Profile &Src, uint64_t Weight) {
   RowMap M;
   M.Weight = Weight;
   M.WeightSaturated = &WeightSaturated;
@@ -139,7 +142,7 @@ Error Merger::add(const Profile &Src, uint64_t Weight) {
       To.Summary = Summary;
       To.Totals.reset();
       M.Positions.clear();
-      Ok &= copyRows(Src, *Pt, Out, To, M);
+      Ok &= moveRows(Src, *Pt, Out, To, M);
       continue;
     }
     if (!Folded) {
@@ -189,7 +192,7 @@ Error Merger::add(const Profile &Src, uint64_t Weight) {
       M.Positions.push_back(
           It == Pt->positions().end() ? -1 : int(It - Pt->positions().begin()));
     }
-    Ok &= copyRows(Src, *Pt, Out, *Folded, M);
+    Ok &= moveRows(Src, *Pt, Out, *Folded, M);
   }
   return Ok ? Error::success() : overflowError("merge");
 }

@@ -4,6 +4,7 @@
 #include "profkit/Support/Error.h"
 #include "profkit/Support/Saturating.h"
 #include "llvm/Support/Error.h"
+#include <type_traits>
 
 using namespace profkit;
 using namespace llvm;
@@ -61,8 +62,12 @@ private:
 };
 } // namespace
 
-bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
-                       Part &To, const RowMap &M) {
+/// copyRows(), and moveRows() with a mutable PartT: each function's tables
+/// are emptied once copied.
+template <typename PartT>
+static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
+                       const RowMap &M) {
+  constexpr bool Release = !std::is_const_v<PartT>;
   RowLayout SL = From.layout(), DL = To.layout();
   unsigned SP = SL.P, DP = DL.P;
   SmallVector<int, 3> PosMap(M.Positions.begin(), M.Positions.end());
@@ -118,7 +123,7 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
   SelfKey SK(DL);
   CallKey CK(DL);
   JumpKey JK(DL);
-  for (const FunctionData &FD : From.functions()) {
+  for (auto &FD : From.functions()) {
     FuncId F = M.Func[FD.Id];
     if (F == DroppedFunction)
       continue;
@@ -181,10 +186,26 @@ bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
       Weigh(Values);
       Ok &= To2.jumps().add(JK.key(), Values);
     }
+    if constexpr (Release) {
+      FD.Self = RowTable();
+      FD.Calls = RowTable();
+      if (FD.hasJumps())
+        FD.jumps() = RowTable();
+    }
   }
   if (Saturated && M.WeightSaturated)
     *M.WeightSaturated = true;
   return Ok && CostsOk;
+}
+
+bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
+                       Part &To, const RowMap &M) {
+  return copyRowsOf(Src, From, Dst, To, M);
+}
+
+bool profkit::moveRows(const Profile &Src, Part &From, Profile &Dst, Part &To,
+                       const RowMap &M) {
+  return copyRowsOf(Src, From, Dst, To, M);
 }
 
 bool profkit::rewriteProfile(Profile &P, const RowMap &M, bool DropTotals,

@@ -52,6 +52,11 @@ struct RowMap {
 /// false if a sum overflowed. To's tables are left unfinalized.
 [[nodiscard]] bool copyRows(const Profile &Src, const Part &From, Profile &Dst,
                             Part &To, const RowMap &M);
+/// As copyRows(), but empties each function's tables in From once copied:
+/// merge's inputs, freed anyway, then never hold a second copy of all their
+/// rows.
+[[nodiscard]] bool moveRows(const Profile &Src, Part &From, Profile &Dst,
+                            Part &To, const RowMap &M);
 
 /// A cost vector (summary:, totals:) through M.Costs or M.Events.
 std::vector<uint64_t> mapCostVector(const RowMap &M,
