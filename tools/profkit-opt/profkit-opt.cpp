@@ -143,9 +143,9 @@ static cl::opt<unsigned> ReadThreads(
     "read-threads", cl::init(0),
     cl::desc("Threads to read callgrind with, a piece of the file each (0: "
              "one for every 8 MB of a plain file, as many as -threads "
-             "allows; 1: the main thread only; N: N pieces of any plain "
-             "file, with a note when it cannot be split so), or a directory "
-             "of time traces (0: what -threads allows)"),
+             "allows, 8 at most; 1: the main thread only; N: N pieces of "
+             "any plain file, with a note when it cannot be split so), or "
+             "a directory of time traces (0: what -threads allows)"),
     cl::value_desc("N"), cl::cat(Category));
 
 static cl::opt<unsigned> Threads(
