@@ -151,7 +151,8 @@ static cl::opt<unsigned> ReadThreads(
 static cl::opt<unsigned> Threads(
     "threads", cl::init(0),
     cl::desc("Threads to use at most: to read a file in pieces, to read "
-             "the next input while a pass merges the last, to write "
+             "the next input while a pass merges the last (each read on "
+             "half the threads), to write "
              "(0: every core; -read-threads and -write-threads choose for "
              "one step); the output is the same for any number"),
     cl::value_desc("N"), cl::cat(Category));
@@ -291,7 +292,7 @@ struct InputReader {
 
 /// The inputs after the first, for the pass that takes them
 /// (PassContext::NextInput). When -threads allows two, the next input is
-/// read on a thread of its own while the first is read and while the pass
+/// read on threads of its own while the first is read and while the pass
 /// merges the one before: one input ahead, so that memory holds one more
 /// input, not all of them. The warnings and notes of an input read ahead
 /// wait until the pass takes it, so they come in the order of reading one
@@ -351,10 +352,9 @@ private:
 };
 
 static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
-                 const InputReader &Reader, PassContext &Ctx) {
+                 const InputReader &Reader, PassContext &Ctx, bool ReadAhead) {
   // The second input is read beside the first.
-  InputQueue Queue(Reader, Inputs,
-                   availableThreads(Threads) > 1 && Inputs.size() > 1);
+  InputQueue Queue(Reader, Inputs, ReadAhead);
   Ctx.NextInput = [&] { return Queue.take(); };
   Expected<std::unique_ptr<Profile>> P = Reader.read(Inputs.front());
   if (!P)
@@ -448,6 +448,12 @@ int main(int argc, char **argv) {
   Reader.Read.Note = note;
   Reader.Read.Threads = ReadThreads;
   Reader.Read.MaxThreads = Threads;
+  // Several inputs are read two at a time (InputQueue), each on half the
+  // threads: more would only take turns on the cores, and cost memory (a
+  // file read in more pieces holds more copies of its names).
+  bool ReadAhead = Inputs.size() > 1 && availableThreads(Threads) > 1;
+  if (ReadAhead)
+    Reader.Read.MaxThreads = std::max(1u, availableThreads(Threads) / 2);
   Reader.Read.Binary = Binary;
   if (MaxMemory.getNumOccurrences())
     Reader.Read.MaxMemory =
@@ -525,7 +531,7 @@ int main(int argc, char **argv) {
   Reader.Relocate =
       !Binary.empty() && !PipelineHas(profkit::PassInfo::Relocates);
 
-  if (Error E = run(Writer ? &*Writer : nullptr, PM, Reader, Ctx))
+  if (Error E = run(Writer ? &*Writer : nullptr, PM, Reader, Ctx, ReadAhead))
     fail(std::move(E));
   return 0;
 }
