@@ -30,9 +30,9 @@ void CallgrindReader::releaseWarnings() {
 void CallgrindReader::readTail(InputStream &Before, bool Last) {
   // Skim the pieces before: header and name lines as their readers read
   // them, so that names, functions and their ids come out the same; cost
-  // lines are theirs. The lines that matter hold '=' (`fn=`, `calls=`, ...) or
-  // ':' (headers); the others are cost lines, comments and lines the head fails
-  // on.
+  // lines are theirs. The lines that matter hold '=' (`fn=`, `calls=`, ...)
+  // or ':' (headers); the others are cost lines, comments and lines those
+  // readers fail on.
   Skimming = true;
   StringRef Line;
   while (Before.nextLineContaining(Line, '=', ':')) {
@@ -367,7 +367,8 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
     return std::move(HeadError);
   }
   // Each split in turn: the profile so far goes into the next tail's, and
-  // the tail, unless it is the last, becomes the head of the next split.
+  // the tail becomes the head, of the next split or, the last, the reader
+  // that reports the warnings and returns the profile.
   CallgrindReader *Before = &Head;
   for (std::unique_ptr<CallgrindReader> &Tail : Tails) {
     if (Error E = Before->merge(*Tail)) {
