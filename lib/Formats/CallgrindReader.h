@@ -131,7 +131,7 @@ private:
                            Msg);
   }
   /// Warns about the current line. OnceKey names a warning given once per
-  /// file ("" for none), for the merge of two pieces.
+  /// file ("" for none), for the merge of the pieces.
   void warn(const llvm::Twine &Msg, llvm::StringRef OnceKey = "") {
     report(In.lineNumber(), Msg, OnceKey);
   }
