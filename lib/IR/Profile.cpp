@@ -243,6 +243,20 @@ bool Part::finalize() {
   return Ok;
 }
 
+/// Gives back V's growth slack if V is small. A profile of many small parts
+/// (a dump or thread each) would keep the slack of every part's vectors;
+/// the slack of a large vector is mapped but never touched, and copying it
+/// would double it for a while. (libstdc++'s shrink_to_fit() does nothing
+/// without exceptions.)
+template <typename T> static void shrinkIfSmall(std::vector<T> &V) {
+  constexpr size_t SmallBytes = size_t(4) << 20;
+  if (V.capacity() - V.size() > V.size() / 8 &&
+      V.capacity() * sizeof(T) <= SmallBytes)
+    std::vector<T>(std::make_move_iterator(V.begin()),
+                   std::make_move_iterator(V.end()))
+        .swap(V);
+}
+
 void Part::shrink() {
   for (FunctionData &FD : Functions) {
     FD.Self.shrink();
@@ -250,6 +264,8 @@ void Part::shrink() {
     if (FD.hasJumps())
       FD.jumps().shrink();
   }
+  shrinkIfSmall(Functions);
+  shrinkIfSmall(Header);
 }
 
 unsigned Profile::getOrAddEvent(StringRef Name) {
