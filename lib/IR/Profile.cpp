@@ -83,27 +83,31 @@ InlineSiteId Profile::getOrAddInlineSite(const InlineSite &S) {
 FunctionValues &FunctionValues::operator=(const FunctionValues &O) {
   if (this == &O)
     return *this;
-  Line = O.Line;
-  Present = O.Present;
-  Wide.reset();
-  if (O.Wide) {
-    Wide = std::make_unique<uint64_t[]>(NumFunctionValueKinds);
-    std::copy_n(O.Wide.get(), NumFunctionValueKinds, Wide.get());
-  }
+  release();
+  Bits = O.isWide() ? uint64_t(uintptr_t(new WideValues(*O.wide()))) : O.Bits;
   return *this;
 }
 
 void FunctionValues::set(FunctionValueKind K, uint64_t V) {
-  if (!Wide && K == FunctionValueKind::FirstLine && V <= UINT32_MAX) {
-    Line = uint32_t(V);
-  } else {
-    if (!Wide) {
-      Wide = std::make_unique<uint64_t[]>(NumFunctionValueKinds);
-      Wide[unsigned(FunctionValueKind::FirstLine)] = Line;
+  if (!isWide()) {
+    if (K == FunctionValueKind::FirstLine && V <= UINT32_MAX) {
+      Bits = narrow(V, present() | bit(K));
+      return;
     }
-    Wide[unsigned(K)] = V;
+    auto *W = new WideValues{};
+    W->Values[unsigned(FunctionValueKind::FirstLine)] = Bits >> 32;
+    W->Present = present();
+    Bits = uint64_t(uintptr_t(W));
   }
-  Present |= bit(K);
+  wide()->Values[unsigned(K)] = V;
+  wide()->Present |= bit(K);
+}
+
+void FunctionValues::erase(FunctionValueKind K) {
+  if (isWide())
+    wide()->Present &= ~bit(K);
+  else
+    Bits &= ~(uint64_t(bit(K)) << 1);
 }
 
 bool FunctionValues::merge(const FunctionValues &Other) {
@@ -152,8 +156,11 @@ static bool siteBefore(const std::pair<InlineSiteId, FunctionValues> &E,
 }
 
 FunctionData::RareData &FunctionData::rare() {
-  if (!Rare)
-    Rare = std::make_unique<RareData>(JumpWidth, Positions);
+  if (!Rare) {
+    // The layout, from the self table's key width.
+    RowLayout L{Self.keyWidth() - RowLayout{0}.selfWidth()};
+    Rare = std::make_unique<RareData>(L.jumpWidth(), L.P);
+  }
   return *Rare;
 }
 

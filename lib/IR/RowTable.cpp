@@ -3,6 +3,7 @@
 #include "profkit/IR/RowTable.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemAlloc.h"
 #include <algorithm>
 #include <numeric>
@@ -63,7 +64,6 @@ void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
                 Values.data(), Values.size(), ValuesAt);
   State->LastValuesOffset = ValuesAt - Data.data();
   Data.truncate(End - Data.data());
-  ++NumRows;
 }
 
 bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
@@ -113,7 +113,7 @@ void RowTable::startRun() {
 bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   assert(Key.size() == KeyWidth && "key of the wrong width");
   BuildState &B = build();
-  if (NumRows) {
+  if (!empty()) {
     int Cmp = compareKeys(Key, B.LastKey);
     if (Cmp == 0)
       return addToLastRow(Values);
@@ -150,14 +150,14 @@ void RowTable::shrink() {
 }
 
 void RowBytes::grow(size_t N) {
-  size_t NewCap = std::max<size_t>(N, 2 * size_t(onHeap() ? Cap : InlineBytes));
-  if (NewCap > UINT32_MAX)
-    report_bad_alloc_error("a row table of 4 GB");
-  auto *New = static_cast<uint8_t *>(safe_malloc(NewCap));
+  if (N > (size_t(1) << 31))
+    report_bad_alloc_error("a row table of 2 GB");
+  unsigned Log2 = Log2_64_Ceil(std::max<size_t>(N, 2 * capacity()));
+  auto *New = static_cast<uint8_t *>(safe_malloc(size_t(1) << Log2));
   std::copy(data(), data() + Size, New);
   release();
   Heap = New;
-  Cap = uint32_t(NewCap);
+  CapCode = uint8_t(Log2 + 1);
 }
 
 void RowBytes::shrink() {
@@ -167,23 +167,26 @@ void RowBytes::shrink() {
     uint8_t *Old = Heap;
     std::copy(Old, Old + Size, Inline);
     std::free(Old);
-    Cap = 0;
+    CapCode = 0;
     return;
   }
-  if (Cap - Size > Size / 4) {
+  if (capacity() - Size > Size / 4) {
     auto *New = static_cast<uint8_t *>(safe_malloc(Size));
     std::copy(Heap, Heap + Size, New);
     std::free(Heap);
     Heap = New;
-    Cap = Size;
+    CapCode = ExactCap;
   }
 }
 
 bool RowTable::compact() {
   // Decode into a dense array, sort row indices by key, sum equal keys.
   unsigned Width = 0;
-  for (const Row &R : *this)
+  uint32_t NumRows = 0;
+  for (const Row &R : *this) {
     Width = std::max<unsigned>(Width, R.Values.size());
+    ++NumRows;
+  }
   unsigned Stride = KeyWidth + Width;
   std::vector<uint64_t> Dense;
   Dense.reserve(size_t(NumRows) * Stride);
@@ -223,7 +226,6 @@ bool RowTable::compact() {
   }
 
   Data.clear();
-  NumRows = 0;
   Sorted = true;
   State->Runs.reset();
   std::fill(State->LastKey, State->LastKey + KeyWidth, 0); // From zero.
@@ -383,13 +385,13 @@ bool RowTable::addBatch(RowBatch &B) {
   // state from them, as after shrink().
   uint64_t NewTableKey[MaxKeyWidth] = {};
   uint64_t *LastKey = NewTableKey;
-  if (State || NumRows) {
+  if (State || !empty()) {
     BuildState &S = build();
     auto KeyOf = [&](uint32_t I) { return ArrayRef(B.row(I), KeyWidth); };
     // Rows that continue the table in key order are encoded in one go; any
     // other batch goes row by row, through the run bookkeeping of add().
     if (S.Runs ||
-        (NumRows && compareKeys(KeyOf(B.Order.front()), S.LastKey) <= 0)) {
+        (!empty() && compareKeys(KeyOf(B.Order.front()), S.LastKey) <= 0)) {
       for (uint32_t I : B.Order)
         Ok &= add(KeyOf(I), ArrayRef(B.row(I) + KeyWidth, B.ValueWidth));
       B.clear();
@@ -414,9 +416,15 @@ bool RowTable::addBatch(RowBatch &B) {
   if (State)
     State->LastValuesOffset = Data.size() + (ValuesAt - B.Encoded.data());
   Data.append(B.Encoded.data(), Out);
-  NumRows += B.Order.size();
   B.clear();
   return Ok;
+}
+
+size_t RowTable::size() const {
+  size_t N = 0;
+  for (auto I = begin(), E = end(); I != E; ++I)
+    ++N;
+  return N;
 }
 
 RowTable::iterator RowTable::begin() const {

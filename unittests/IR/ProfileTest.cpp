@@ -268,6 +268,31 @@ TEST(FunctionValues, EveryValueKeepsItsSizeAndCopiesApart) {
   EXPECT_TRUE(B.empty());
 }
 
+TEST(FunctionValues, ErasingOneKindKeepsTheOthers) {
+  FunctionValues A;
+  A.set(FunctionValueKind::FirstLine, 9);
+  A.erase(FunctionValueKind::FirstLine);
+  EXPECT_TRUE(A.empty());
+  A.set(FunctionValueKind::FirstLine, 4);
+  A.set(FunctionValueKind::TotalSamples, 12);
+  A.erase(FunctionValueKind::FirstLine);
+  EXPECT_FALSE(A.get(FunctionValueKind::FirstLine));
+  EXPECT_EQ(A.get(FunctionValueKind::TotalSamples),
+            std::optional<uint64_t>(12));
+}
+
+TEST(FunctionData, JumpsTakeTheLayoutOfTheSelfRows) {
+  // The jump table is made on first use, with the key width of the part's
+  // layout, which the function knows from its self rows alone.
+  RowLayout L{2};
+  FunctionData FD(0, L);
+  EXPECT_EQ(FD.jumps().keyWidth(), L.jumpWidth());
+  FunctionData Released(1, L);
+  Released.Self.clear();
+  Released.Calls.clear();
+  EXPECT_EQ(Released.jumps().keyWidth(), L.jumpWidth());
+}
+
 TEST(FunctionValues, AnOverflowingSumSaturatesAndFails) {
   FunctionValues A, B;
   A.set(FunctionValueKind::HeadSamples, UINT64_MAX - 1);

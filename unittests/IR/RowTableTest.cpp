@@ -119,6 +119,30 @@ TEST(RowTable, AddingAfterShrinkRebuildsTheState) {
   EXPECT_EQ(R[(std::vector<uint64_t>{20, 1})], std::vector<uint64_t>{7});
 }
 
+TEST(RowTable, RowsGrowPastTheBlockThatShrinkLeft) {
+  // Rows past the 16 bytes kept in the table go to the heap; shrink() fits
+  // the block to them, and the rows added after it must not be lost.
+  RowTable T(2);
+  for (uint64_t I = 0; I != 40; ++I) {
+    ASSERT_TRUE(T.add({I, 1}, {I * 1000, 7}));
+    if (I % 9 == 0)
+      T.shrink();
+  }
+  EXPECT_EQ(T.size(), 40u);
+  Rows R = collect(T);
+  ASSERT_EQ(R.size(), 40u);
+  EXPECT_EQ(R[(std::vector<uint64_t>{39, 1})],
+            (std::vector<uint64_t>{39000, 7}));
+  EXPECT_EQ(R[(std::vector<uint64_t>{0, 1})], (std::vector<uint64_t>{0, 7}));
+  // clear() frees the rows and keeps the key width.
+  T.clear();
+  EXPECT_TRUE(T.empty());
+  EXPECT_EQ(T.keyWidth(), 2u);
+  ASSERT_TRUE(T.add({3, 4}, {5}));
+  EXPECT_EQ(collect(T)[(std::vector<uint64_t>{3, 4})],
+            std::vector<uint64_t>{5});
+}
+
 TEST(RowTable, LargeAndDecreasingKeysRoundTrip) {
   RowTable T(2);
   ASSERT_TRUE(T.add({UINT64_MAX, 0}, {UINT64_MAX}));

@@ -189,24 +189,28 @@ class FunctionValues {
 public:
   FunctionValues() = default;
   FunctionValues(const FunctionValues &O) { *this = O; }
-  FunctionValues(FunctionValues &&O) noexcept { *this = std::move(O); }
+  /// Leaves O empty.
+  FunctionValues(FunctionValues &&O) noexcept
+      : Bits(std::exchange(O.Bits, Empty)) {}
   FunctionValues &operator=(const FunctionValues &O);
-  /// Leaves O empty: its values went with its Wide.
+  /// Leaves O empty.
   FunctionValues &operator=(FunctionValues &&O) noexcept {
-    Line = O.Line;
-    Present = std::exchange(O.Present, 0);
-    Wide = std::move(O.Wide);
+    if (this != &O) {
+      release();
+      Bits = std::exchange(O.Bits, Empty);
+    }
     return *this;
   }
+  ~FunctionValues() { release(); }
 
   std::optional<uint64_t> get(FunctionValueKind K) const {
-    if (!(Present & bit(K)))
+    if (!(present() & bit(K)))
       return std::nullopt;
-    return Wide ? Wide[unsigned(K)] : Line;
+    return isWide() ? wide()->Values[unsigned(K)] : Bits >> 32;
   }
   void set(FunctionValueKind K, uint64_t V);
-  void erase(FunctionValueKind K) { Present &= ~bit(K); }
-  bool empty() const { return !Present; }
+  void erase(FunctionValueKind K);
+  bool empty() const { return !present(); }
   /// Combines Other's values into these by each kind's rule. Returns false
   /// if a sum overflowed 64 bits (it then saturates).
   [[nodiscard]] bool merge(const FunctionValues &Other);
@@ -217,12 +221,31 @@ public:
 private:
   static uint8_t bit(FunctionValueKind K) { return uint8_t(1u << unsigned(K)); }
   // Every function of a part has these, and most have one value at most:
-  // the first line (callgrind) or none (time traces). That line is kept
-  // here while it fits 32 bits; sample counts, or a longer line, move every
-  // value to Wide.
-  uint32_t Line = 0;
-  uint8_t Present = 0;
-  std::unique_ptr<uint64_t[]> Wide; // NumFunctionValueKinds values.
+  // the first line (callgrind) or none (time traces). While that line fits
+  // 32 bits, the values are one word: the line, the bits of the kinds
+  // present, and a set low bit. Sample counts, or a longer line, move them
+  // to a WideValues the word then points to.
+  struct WideValues {
+    uint64_t Values[NumFunctionValueKinds];
+    uint8_t Present;
+  };
+  static constexpr uint64_t Empty = 1;
+  static uint64_t narrow(uint64_t Line, uint8_t Present) {
+    return Line << 32 | uint64_t(Present) << 1 | 1;
+  }
+  bool isWide() const { return !(Bits & 1); }
+  WideValues *wide() const {
+    return reinterpret_cast<WideValues *>(uintptr_t(Bits));
+  }
+  uint8_t present() const {
+    return isWide() ? wide()->Present : uint8_t(Bits >> 1);
+  }
+  void release() {
+    if (isWide())
+      delete wide();
+    Bits = Empty;
+  }
+  uint64_t Bits = Empty;
 };
 
 /// Builds the key of a row for a part's layout. Readers and passes say what
@@ -282,14 +305,8 @@ struct Interval {
 /// The data of one function in one part.
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)
-      : Id(Id), JumpWidth(uint8_t(L.jumpWidth())), Positions(uint8_t(L.P)),
-        Self(L.selfWidth(), L.P), Calls(L.callWidth(), L.P) {}
+      : Id(Id), Self(L.selfWidth(), L.P), Calls(L.callWidth(), L.P) {}
   FuncId Id;
-
-private:
-  uint8_t JumpWidth, Positions; // To make the jump table when needed.
-
-public:
   RowTable Self;
   RowTable Calls;
   /// The jump rows (callgrind --collect-jumps), made on first use: most
@@ -322,6 +339,7 @@ private:
   RareData &rare();
   std::unique_ptr<RareData> Rare;
 };
+static_assert(sizeof(FunctionData) <= 88, "a profile holds millions");
 
 struct HeaderLine {
   std::string Key;

@@ -238,7 +238,9 @@ inline void decodeKey(const uint8_t *&P, uint64_t *Key, unsigned KeyWidth) {
 /// The encoded rows of a table: up to 16 bytes in the table itself, more on
 /// the heap. Most tables of a build's profile hold a row or two (a time
 /// trace's function has one self row and a call or so), which then cost no
-/// allocation of their own.
+/// allocation of their own. The capacity takes a byte, so that the table's
+/// own fields fit in the rest of the last word: a profile holds millions of
+/// tables.
 class RowBytes {
 public:
   static constexpr uint32_t InlineBytes = 16;
@@ -257,12 +259,12 @@ public:
   const uint8_t *data() const { return onHeap() ? Heap : Inline; }
   size_t size() const { return Size; }
   /// Bytes on the heap (0 while the rows fit in the table).
-  size_t heapBytes() const { return onHeap() ? Cap : 0; }
+  size_t heapBytes() const { return onHeap() ? capacity() : 0; }
   const uint8_t *begin() const { return data(); }
   const uint8_t *end() const { return data() + Size; }
   /// Size N, the bytes past the old size undefined.
   void resize_for_overwrite(size_t N) {
-    if (N > (onHeap() ? Cap : InlineBytes))
+    if (N > capacity())
       grow(N);
     Size = uint32_t(N);
   }
@@ -278,21 +280,31 @@ public:
   void shrink();
 
 private:
-  bool onHeap() const { return Cap != 0; }
+  /// CapCode of a heap block of exactly Size bytes, as shrink() leaves it.
+  /// truncate() may leave it larger than Size: it is a lower bound, which
+  /// is all resize_for_overwrite() needs.
+  static constexpr uint8_t ExactCap = 0xff;
+  bool onHeap() const { return CapCode != 0; }
+  size_t capacity() const {
+    if (!onHeap())
+      return InlineBytes;
+    return CapCode == ExactCap ? Size : size_t(1) << (CapCode - 1);
+  }
   void grow(size_t N);
   void release() {
     if (onHeap())
       std::free(Heap);
-    Cap = 0;
+    CapCode = 0;
   }
   void moveFrom(RowBytes &O) {
     Size = O.Size;
-    Cap = O.Cap;
+    CapCode = O.CapCode;
     if (O.onHeap())
       Heap = O.Heap;
     else
       std::copy(O.Inline, O.Inline + O.Size, Inline);
-    O.Size = O.Cap = 0;
+    O.Size = 0;
+    O.CapCode = 0;
   }
 
   union {
@@ -300,7 +312,9 @@ private:
     uint8_t Inline[InlineBytes];
   };
   uint32_t Size = 0;
-  uint32_t Cap = 0; // 0: the bytes are Inline.
+  /// 0: the bytes are Inline; ExactCap; else a heap block of
+  /// 2^(CapCode - 1) bytes.
+  uint8_t CapCode = 0;
 };
 
 class RowTable {
@@ -314,8 +328,9 @@ public:
   RowTable &operator=(RowTable &&) = default;
 
   unsigned keyWidth() const { return KeyWidth; }
-  size_t size() const { return NumRows; }
-  bool empty() const { return NumRows == 0; }
+  /// Counts the rows: O(rows).
+  size_t size() const;
+  bool empty() const { return Data.size() == 0; }
   /// Bytes held by the encoded rows.
   size_t encodedBytes() const { return Data.heapBytes(); }
 
@@ -334,6 +349,8 @@ public:
   /// Gives back the slack of the growing stream and the state only add()
   /// needs; a later add() rebuilds that state from the rows.
   void shrink();
+  /// Drops every row and frees their memory; the key width stays.
+  void clear() { *this = RowTable(KeyWidth, RunWord); }
   bool isFinalized() const { return !State || !State->Runs; }
   /// Are the rows in key order?
   bool isSorted() const { return Sorted; }
@@ -410,13 +427,14 @@ private:
   void startRun();
   bool compact();
 
-  RowBytes Data;
-  std::unique_ptr<BuildState> State;
-  uint32_t NumRows = 0;
+  // These three fit in Data's padding, and a table in 32 bytes.
+  [[no_unique_address]] RowBytes Data;
   uint8_t KeyWidth;
   uint8_t RunWord;
   bool Sorted = true; // Keys strictly increase along the stream.
+  std::unique_ptr<BuildState> State;
 };
+static_assert(sizeof(RowTable) == 32, "a profile holds millions of tables");
 
 /// Batches kept to be added to their tables later, each with a tag (the
 /// callgrind reader's second thread logs the rows of functions the first

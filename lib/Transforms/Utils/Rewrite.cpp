@@ -187,10 +187,10 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
       Ok &= To2.jumps().add(JK.key(), Values);
     }
     if constexpr (Release) {
-      FD.Self = RowTable();
-      FD.Calls = RowTable();
+      FD.Self.clear();
+      FD.Calls.clear();
       if (FD.hasJumps())
-        FD.jumps() = RowTable();
+        FD.jumps().clear();
     }
   }
   if (Saturated && M.WeightSaturated)
