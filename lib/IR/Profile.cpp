@@ -3,6 +3,7 @@
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <numeric>
 
 using namespace profkit;
 using namespace llvm;
@@ -214,6 +215,14 @@ FunctionData &Part::getOrCreate(FuncId F) {
     for (unsigned I = 0; I != N; ++I)
       Index.try_emplace(Functions[I].Id, I);
   }
+  if (!ById.empty()) {
+    if (const FunctionData *FD = lookup(F))
+      return const_cast<FunctionData &>(*FD);
+    Index.reserve(ById.size() + 1);
+    for (unsigned I : ById)
+      Index.try_emplace(Functions[I].Id, I);
+    ById = {};
+  }
   auto [It, Inserted] = Index.try_emplace(F, unsigned(Functions.size()));
   if (Inserted)
     Functions.emplace_back(F, layout());
@@ -224,6 +233,12 @@ const FunctionData *Part::lookup(FuncId F) const {
   if (Dense) {
     size_t I = densePosition(F);
     return I == Functions.size() ? nullptr : &Functions[I];
+  }
+  if (!ById.empty()) {
+    auto It = llvm::partition_point(
+        ById, [&](unsigned I) { return Functions[I].Id < F; });
+    return It != ById.end() && Functions[*It].Id == F ? &Functions[*It]
+                                                      : nullptr;
   }
   auto It = Index.find(F);
   return It == Index.end() ? nullptr : &Functions[It->second];
@@ -273,6 +288,14 @@ void Part::shrink() {
   }
   shrinkIfSmall(Functions);
   shrinkIfSmall(Header);
+  if (!Index.empty()) {
+    ById.resize(Functions.size());
+    std::iota(ById.begin(), ById.end(), 0);
+    llvm::sort(ById, [&](unsigned A, unsigned B) {
+      return Functions[A].Id < Functions[B].Id;
+    });
+    Index = decltype(Index)();
+  }
 }
 
 unsigned Profile::getOrAddEvent(StringRef Name) {

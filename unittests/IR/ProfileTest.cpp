@@ -68,6 +68,19 @@ TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {
   }
   EXPECT_EQ(Pt.lookup(14), nullptr);
   EXPECT_EQ(Pt.lookup(0), nullptr);
+  // Once read, the part finds its functions by a sorted array, and adding
+  // one more makes the map again.
+  Pt.shrink();
+  for (FuncId F : {10u, 11u, 12u, 13u, 20u, 3u})
+    EXPECT_EQ(Pt.lookup(F)->Id, F);
+  EXPECT_EQ(Pt.lookup(4), nullptr);
+  EXPECT_EQ(Pt.lookup(21), nullptr);
+  EXPECT_EQ(&Pt.getOrCreate(20), Pt.lookup(20));
+  EXPECT_EQ(Pt.functions().size(), 6u);
+  EXPECT_EQ(Pt.getOrCreate(4).Id, 4u);
+  for (FuncId F : {10u, 11u, 12u, 13u, 20u, 3u, 4u})
+    EXPECT_EQ(Pt.lookup(F)->Id, F);
+  EXPECT_EQ(Pt.functions().size(), 7u);
 }
 
 TEST(Profile, EventsAreMatchedByName) {

@@ -403,6 +403,11 @@ private:
   /// adds its new functions in order), that sum is the index and the map
   /// stays empty: a build's million functions need no map.
   llvm::DenseMap<FuncId, unsigned> Index;
+  /// Once the part is read (shrink()), the map becomes this, the positions
+  /// of Functions in the order of their ids, a quarter of its size: a dump
+  /// or thread each, a profile holds tens of thousands of parts. Adding a
+  /// function makes the map again.
+  std::vector<unsigned> ById;
   bool Dense = true;
   /// The position of F while the part is dense, or Functions.size().
   size_t densePosition(FuncId F) const {
