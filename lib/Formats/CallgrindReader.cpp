@@ -317,7 +317,7 @@ Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
     return Error::success();
   }
   HeaderBytes += Key.size() + Value.size() + sizeof(HeaderLine);
-  Cur->Header.push_back(HeaderLine{Key.str(), Value.str()});
+  Cur->Header.push_back(HeaderLine{Key, Value});
   return Error::success();
 }
 

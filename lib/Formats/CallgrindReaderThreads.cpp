@@ -129,7 +129,7 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   if (Tail.Cur == &TailFirst)
     Tail.Cur = Cur;
   for (size_t I = A.HeaderLines; I < TailFirst.Header.size(); ++I)
-    Cur->Header.push_back(std::move(TailFirst.Header[I]));
+    Cur->Header.push_back(TailFirst.Header[I]);
   if (TailFirst.Summary)
     Cur->Summary = std::move(TailFirst.Summary);
   if (TailFirst.Totals)

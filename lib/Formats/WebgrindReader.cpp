@@ -263,7 +263,7 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
         P.getOrAddEvent(First.empty() ? "Cost" : First);
         // The line as it was, for the webgrind writer (isFieldHeader).
         if (!First.empty() && isCallgrindHeader(Key, Value))
-          Pt.Header.push_back(HeaderLine{Key.str(), Value.str()});
+          Pt.Header.push_back(HeaderLine{Key, Value});
       }
       HaveEvents = true;
     } else if (Key == "summary" || Key == "totals") {
@@ -271,7 +271,7 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
       to_integer(Value.trim().split(' ').first, V, 10);
       std::optional<uint64_t> &S = Key == "summary" ? Summary : Totals;
       if (!S && Key == "summary" && isCallgrindHeader(Key, Value))
-        Pt.Header.push_back(HeaderLine{Key.str(), Value.str()});
+        Pt.Header.push_back(HeaderLine{Key, Value});
       S = S.value_or(0) + V;
     } else if (Key == "object") {
       // Written by profkit: `object: N name` for functions that share their
@@ -303,7 +303,7 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
                   " (not a callgrind header line)");
         continue;
       }
-      Pt.Header.push_back(HeaderLine{Key.str(), Value.str()});
+      Pt.Header.push_back(HeaderLine{Key, Value});
     }
   }
   if (!HaveEvents)

@@ -3,6 +3,7 @@
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
 #include <numeric>
 
 using namespace profkit;
@@ -195,6 +196,43 @@ bool profkit::isFieldHeader(StringRef Key) {
          Key == "totals";
 }
 
+/// Gives back V's growth slack if V is small. A profile of many small parts
+/// (a dump or thread each) would keep the slack of every part's vectors;
+/// the slack of a large vector is mapped but never touched, and copying it
+/// would double it for a while. (libstdc++'s shrink_to_fit() does nothing
+/// without exceptions.)
+template <typename T> static void shrinkIfSmall(std::vector<T> &V) {
+  constexpr size_t SmallBytes = size_t(4) << 20;
+  if (V.capacity() - V.size() > V.size() / 8 &&
+      V.capacity() * sizeof(T) <= SmallBytes)
+    std::vector<T>(std::make_move_iterator(V.begin()),
+                   std::make_move_iterator(V.end()))
+        .swap(V);
+}
+
+void PartHeader::push_back(const HeaderLine &H) {
+  if (Text.size() + H.Key.size() + H.Value.size() > UINT32_MAX)
+    llvm::report_bad_alloc_error("a part's header of 4 GB");
+  Lines.push_back({uint32_t(Text.size()), uint32_t(H.Key.size()),
+                   uint32_t(H.Value.size())});
+  Text += H.Key;
+  Text += H.Value;
+}
+
+void PartHeader::eraseIf(function_ref<bool(const HeaderLine &)> Pred) {
+  PartHeader Kept;
+  for (HeaderLine H : *this)
+    if (!Pred(H))
+      Kept.push_back(H);
+  *this = std::move(Kept);
+}
+
+void PartHeader::shrink() {
+  shrinkIfSmall(Lines);
+  if (Text.capacity() - Text.size() > Text.size() / 8)
+    std::string(Text).swap(Text);
+}
+
 StringRef Part::header(StringRef Key) const {
   for (const HeaderLine &H : Header)
     if (H.Key == Key)
@@ -265,20 +303,6 @@ bool Part::finalize() {
   return Ok;
 }
 
-/// Gives back V's growth slack if V is small. A profile of many small parts
-/// (a dump or thread each) would keep the slack of every part's vectors;
-/// the slack of a large vector is mapped but never touched, and copying it
-/// would double it for a while. (libstdc++'s shrink_to_fit() does nothing
-/// without exceptions.)
-template <typename T> static void shrinkIfSmall(std::vector<T> &V) {
-  constexpr size_t SmallBytes = size_t(4) << 20;
-  if (V.capacity() - V.size() > V.size() / 8 &&
-      V.capacity() * sizeof(T) <= SmallBytes)
-    std::vector<T>(std::make_move_iterator(V.begin()),
-                   std::make_move_iterator(V.end()))
-        .swap(V);
-}
-
 void Part::shrink() {
   for (FunctionData &FD : Functions) {
     FD.Self.shrink();
@@ -287,7 +311,7 @@ void Part::shrink() {
       FD.jumps().shrink();
   }
   shrinkIfSmall(Functions);
-  shrinkIfSmall(Header);
+  Header.shrink();
   if (!Index.empty()) {
     ById.resize(Functions.size());
     std::iota(ById.begin(), ById.end(), 0);

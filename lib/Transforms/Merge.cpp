@@ -222,7 +222,7 @@ bool Merger::finish() {
       Folded->Summary.reset();
     // Header lines that name one thread or dump no longer apply.
     if (NumFolded > 1)
-      erase_if(Folded->Header, [](const HeaderLine &H) {
+      Folded->Header.eraseIf([](const HeaderLine &H) {
         return is_contained({"part", "thread", "pid", "timerange", "trigger"},
                             H.Key);
       });

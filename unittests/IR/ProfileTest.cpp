@@ -83,6 +83,29 @@ TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {
   EXPECT_EQ(Pt.functions().size(), 7u);
 }
 
+TEST(PartHeader, KeepsEachLineAsWrittenThroughCopiesAndErasures) {
+  PartHeader H;
+  EXPECT_TRUE(H.empty());
+  std::string Long(300, 'x');
+  H.push_back({"cmd", Long});
+  H.push_back({"desc", ""});
+  H.push_back({"", "a value without a key"});
+  H.push_back({"part", "2"});
+  H.shrink();
+  PartHeader Copy = H;
+  H.eraseIf([](const HeaderLine &L) { return L.Key == "desc"; });
+  ASSERT_EQ(H.size(), 3u);
+  EXPECT_EQ(H.front().Value, Long);
+  EXPECT_EQ(H[1].Value, "a value without a key");
+  EXPECT_EQ(H[2].Key, "part");
+  std::vector<std::string> Keys;
+  for (const HeaderLine &L : Copy)
+    Keys.push_back((L.Key + "=" + L.Value).str());
+  EXPECT_EQ(Keys,
+            (std::vector<std::string>{
+                "cmd=" + Long, "desc=", "=a value without a key", "part=2"}));
+}
+
 TEST(Profile, EventsAreMatchedByName) {
   Profile P;
   EXPECT_EQ(P.getOrAddEvent("Ir"), 0u);

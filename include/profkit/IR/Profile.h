@@ -19,9 +19,11 @@
 #include "profkit/IR/AddressData.h"
 #include "profkit/IR/RowTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/iterator.h"
 #include "llvm/Support/Allocator.h"
 #include <memory>
 #include <optional>
@@ -341,9 +343,59 @@ private:
 };
 static_assert(sizeof(FunctionData) <= 88, "a profile holds millions");
 
+/// A header line of a part: views of its text, valid until the header
+/// changes.
 struct HeaderLine {
-  std::string Key;
-  std::string Value;
+  llvm::StringRef Key;
+  llvm::StringRef Value;
+};
+
+/// The header lines of a part, in file order. A profile may hold tens of
+/// thousands of parts (a dump or thread each) of ten short lines or so:
+/// their text is kept in one string, not in two strings a line.
+class PartHeader {
+public:
+  size_t size() const { return Lines.size(); }
+  bool empty() const { return Lines.empty(); }
+  HeaderLine operator[](size_t I) const {
+    const Line &L = Lines[I];
+    return {llvm::StringRef(Text).substr(L.At, L.KeySize),
+            llvm::StringRef(Text).substr(L.At + L.KeySize, L.ValueSize)};
+  }
+  HeaderLine front() const { return (*this)[0]; }
+  /// Copies the line's text in.
+  void push_back(const HeaderLine &H);
+  /// Removes the lines Pred holds for.
+  void eraseIf(llvm::function_ref<bool(const HeaderLine &)> Pred);
+  /// Gives back the slack of a small header.
+  void shrink();
+
+  class iterator
+      : public llvm::iterator_facade_base<iterator, std::forward_iterator_tag,
+                                          HeaderLine, std::ptrdiff_t,
+                                          HeaderLine *, HeaderLine> {
+  public:
+    iterator(const PartHeader &H, size_t I) : H(&H), I(I) {}
+    HeaderLine operator*() const { return (*H)[I]; }
+    iterator &operator++() {
+      ++I;
+      return *this;
+    }
+    bool operator==(const iterator &O) const { return I == O.I; }
+
+  private:
+    const PartHeader *H;
+    size_t I;
+  };
+  iterator begin() const { return iterator(*this, 0); }
+  iterator end() const { return iterator(*this, size()); }
+
+private:
+  struct Line {
+    uint32_t At, KeySize, ValueSize; // The value follows the key in Text.
+  };
+  std::string Text;
+  std::vector<Line> Lines;
 };
 
 /// Is Key one of the header lines the IR holds in fields of a part and of
@@ -360,7 +412,7 @@ public:
 
   /// Header lines in file order. events/positions/summary/totals have fields
   /// of their own (see isFieldHeader).
-  std::vector<HeaderLine> Header;
+  PartHeader Header;
   std::optional<std::vector<uint64_t>> Summary; // In profile event order.
   std::optional<std::vector<uint64_t>> Totals;  // As the file gave them.
 
