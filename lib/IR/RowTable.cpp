@@ -152,12 +152,20 @@ void RowTable::shrink() {
 void RowBytes::grow(size_t N) {
   if (N > (size_t(1) << 31))
     report_bad_alloc_error("a row table of 2 GB");
-  unsigned Log2 = Log2_64_Ceil(std::max<size_t>(N, 2 * capacity()));
-  auto *New = static_cast<uint8_t *>(safe_malloc(size_t(1) << Log2));
+  // The least capacity CapCode can say, (8 + M) << E, of at least N (and
+  // twice the last, to append in amortized constant time).
+  N = std::max<size_t>(N, 2 * capacity());
+  unsigned E = Log2_64(N) - 3;
+  size_t M = divideCeil(N, size_t(1) << E);
+  if (M == 16) {
+    ++E;
+    M = 8;
+  }
+  auto *New = static_cast<uint8_t *>(safe_malloc(M << E));
   std::copy(data(), data() + Size, New);
   release();
   Heap = New;
-  CapCode = uint8_t(Log2 + 1);
+  CapCode = uint8_t(1 + E * 8 + (M - 8));
 }
 
 void RowBytes::shrink() {

@@ -288,7 +288,10 @@ private:
   size_t capacity() const {
     if (!onHeap())
       return InlineBytes;
-    return CapCode == ExactCap ? Size : size_t(1) << (CapCode - 1);
+    if (CapCode == ExactCap)
+      return Size;
+    unsigned C = CapCode - 1;
+    return size_t(8 + C % 8) << (C / 8);
   }
   void grow(size_t N);
   void release() {
@@ -312,8 +315,9 @@ private:
     uint8_t Inline[InlineBytes];
   };
   uint32_t Size = 0;
-  /// 0: the bytes are Inline; ExactCap; else a heap block of
-  /// 2^(CapCode - 1) bytes.
+  /// 0: the bytes are Inline; ExactCap; else a heap block of (8 + C % 8)
+  /// << (C / 8) bytes, C = CapCode - 1: within an eighth of what grow()
+  /// needs.
   uint8_t CapCode = 0;
 };
 
