@@ -410,13 +410,26 @@ bool RowTable::addBatch(RowBatch &B) {
   B.Encoded.resize_for_overwrite(B.Order.size() *
                                  maxEncodedSize(KeyWidth + B.ValueWidth));
   uint8_t *Out = B.Encoded.data(), *ValuesAt = Out;
-  // Self rows, most of a profile, have keys of two or three words.
+  // The key widths of self, call and jump rows with one position (line)
+  // or two (instr line: valgrind's --dump-instr=yes).
   switch (KeyWidth) {
   case 2:
     Out = encodeInOrder<2>(Out, B, LastKey, ValuesAt);
     break;
   case 3:
     Out = encodeInOrder<3>(Out, B, LastKey, ValuesAt);
+    break;
+  case 4:
+    Out = encodeInOrder<4>(Out, B, LastKey, ValuesAt);
+    break;
+  case 5:
+    Out = encodeInOrder<5>(Out, B, LastKey, ValuesAt);
+    break;
+  case 7:
+    Out = encodeInOrder<7>(Out, B, LastKey, ValuesAt);
+    break;
+  case 9:
+    Out = encodeInOrder<9>(Out, B, LastKey, ValuesAt);
     break;
   default:
     Out = encodeInOrder<0>(Out, B, LastKey, ValuesAt);
