@@ -410,30 +410,18 @@ bool RowTable::addBatch(RowBatch &B) {
   B.Encoded.resize_for_overwrite(B.Order.size() *
                                  maxEncodedSize(KeyWidth + B.ValueWidth));
   uint8_t *Out = B.Encoded.data(), *ValuesAt = Out;
-  // The key widths of self, call and jump rows with one position (line)
-  // or two (instr line: valgrind's --dump-instr=yes).
-  switch (KeyWidth) {
-  case 2:
-    Out = encodeInOrder<2>(Out, B, LastKey, ValuesAt);
-    break;
-  case 3:
-    Out = encodeInOrder<3>(Out, B, LastKey, ValuesAt);
-    break;
-  case 4:
-    Out = encodeInOrder<4>(Out, B, LastKey, ValuesAt);
-    break;
-  case 5:
-    Out = encodeInOrder<5>(Out, B, LastKey, ValuesAt);
-    break;
-  case 7:
-    Out = encodeInOrder<7>(Out, B, LastKey, ValuesAt);
-    break;
-  case 9:
-    Out = encodeInOrder<9>(Out, B, LastKey, ValuesAt);
-    break;
-  default:
-    Out = encodeInOrder<0>(Out, B, LastKey, ValuesAt);
-  }
+  // Loops unrolled for the key widths of self, call and jump rows with one
+  // position (line: 3, 5, 7) or two (instr line, valgrind's
+  // --dump-instr=yes: 4, 7, 9); any other width takes the general loop.
+  using Encoder =
+      uint8_t *(*)(uint8_t *, const RowBatch &, uint64_t *, uint8_t *&);
+  static constexpr Encoder ByWidth[] = {
+      encodeInOrder<0>, encodeInOrder<0>, encodeInOrder<2>, encodeInOrder<3>,
+      encodeInOrder<4>, encodeInOrder<5>, encodeInOrder<0>, encodeInOrder<7>,
+      encodeInOrder<0>, encodeInOrder<9>};
+  Encoder Encode =
+      KeyWidth < std::size(ByWidth) ? ByWidth[KeyWidth] : encodeInOrder<0>;
+  Out = Encode(Out, B, LastKey, ValuesAt);
   if (State)
     State->LastValuesOffset = Data.size() + (ValuesAt - B.Encoded.data());
   Data.append(B.Encoded.data(), Out);
