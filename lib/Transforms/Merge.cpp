@@ -16,6 +16,7 @@
 #include "profkit/Transforms/Merge.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/Saturating.h"
+#include "profkit/Support/Threads.h"
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -47,8 +48,8 @@ Expected<MergePass> MergePass::create(const PassParams &Params,
 namespace {
 class Merger {
 public:
-  Merger(bool FoldParts, const PathNormalizer &Paths)
-      : FoldParts(FoldParts), Paths(Paths) {}
+  Merger(bool FoldParts, const PathNormalizer &Paths, unsigned Threads)
+      : FoldParts(FoldParts), Paths(Paths), Threads(Threads) {}
   /// Adds Src, every count multiplied by Weight, emptying its tables as
   /// they are copied; fails on data that cannot merge or a sum that
   /// overflows.
@@ -59,11 +60,14 @@ public:
   [[nodiscard]] bool finish();
   Profile Out;
   /// A count multiplied by its input's weight saturated at 2^64-1.
-  bool WeightSaturated = false;
+  bool weightSaturated() const { return WeightSaturated || RowsSaturated; }
 
 private:
+  bool WeightSaturated = false;
+  std::atomic<bool> RowsSaturated{false}; // Set by the threads that copy.
   bool FoldParts;
   const PathNormalizer &Paths;
+  unsigned Threads;
   Part *Folded = nullptr;
   unsigned NumFolded = 0;
   bool AllHaveSummary = true;
@@ -85,8 +89,9 @@ static bool scaleAddresses(AddressData &A, uint64_t W) {
 
 Error Merger::add(Profile &Src, uint64_t Weight) {
   RowMap M;
+  M.Threads = Threads; // The threads copy the functions of a folded part.
   M.Weight = Weight;
-  M.WeightSaturated = &WeightSaturated;
+  M.WeightSaturated = &RowsSaturated;
   auto Weigh = [&](std::vector<uint64_t> &V) {
     for (uint64_t &X : V)
       WeightSaturated |= !scaleCost(X, Weight);
@@ -128,6 +133,7 @@ Error Merger::add(Profile &Src, uint64_t Weight) {
     Out.SourceName = Src.SourceName;
 
   bool Ok = true;
+  std::vector<std::pair<Part *, Part *>> Copies; // Parts not folded.
   for (const auto &Pt : Src.parts()) {
     std::optional<std::vector<uint64_t>> Summary;
     if (Pt->Summary) {
@@ -141,8 +147,7 @@ Error Merger::add(Profile &Src, uint64_t Weight) {
       WeightSaturated |= !scaleAddresses(To.Addresses, Weight);
       To.Summary = Summary;
       To.Totals.reset();
-      M.Positions.clear();
-      Ok &= moveRows(Src, *Pt, Out, To, M);
+      Copies.emplace_back(Pt.get(), &To);
       continue;
     }
     if (!Folded) {
@@ -194,6 +199,21 @@ Error Merger::add(Profile &Src, uint64_t Weight) {
     }
     Ok &= moveRows(Src, *Pt, Out, *Folded, M);
   }
+  // Parts that are not folded copy on several threads, each into a part
+  // of its own, through the ids mapped above, when there are enough of
+  // them; else each part's functions do. Inline sites are added to the
+  // merged profile as the rows meet them, in order: a profile with them
+  // copies on this thread.
+  unsigned PartThreads = Src.numInlineSites() > 1 ? 1 : Threads;
+  if (Copies.size() >= PartThreads)
+    M.Threads = 1;
+  else
+    PartThreads = 1;
+  std::vector<char> Copied(Copies.size());
+  parallelFor(PartThreads, Copies.size(), [&](size_t I) {
+    Copied[I] = moveRows(Src, *Copies[I].first, Out, *Copies[I].second, M);
+  });
+  Ok &= all_of(Copied, [](char C) { return C; });
   return Ok ? Error::success() : overflowError("merge");
 }
 
@@ -234,7 +254,7 @@ bool Merger::finish() {
 
 Expected<PreservedAnalyses> MergePass::run(Profile &P,
                                            ProfileAnalysisManager &) {
-  Merger M(FoldParts, Paths);
+  Merger M(FoldParts, Paths, Ctx->Threads);
   size_t Input = 0;
   auto WeightOf = [&](size_t I) { return I < Weights.size() ? Weights[I] : 1; };
   if (WeightOf(Input) != 1 || !M.adopt(P)) {
@@ -257,7 +277,7 @@ Expected<PreservedAnalyses> MergePass::run(Profile &P,
     return makeError(ErrorCode::InvalidArgument,
                      "merge: " + Twine(Weights.size()) + " weights given for " +
                          Twine(Input + 1) + " input" + (Input ? "s" : ""));
-  if (M.WeightSaturated)
+  if (M.weightSaturated())
     Ctx->Warn("merge: a count times its input's weight overflows 64 bits; "
               "saturated at 2^64-1");
   if (!M.finish())

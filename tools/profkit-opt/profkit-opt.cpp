@@ -152,7 +152,7 @@ static cl::opt<unsigned> Threads(
     "threads", cl::init(0),
     cl::desc("Threads to use at most: to read a file in pieces, to read "
              "the next input while a pass merges the last (each read on "
-             "half the threads), to write "
+             "half the threads), to copy what merge adds, to write "
              "(0: every core; -read-threads and -write-threads choose for "
              "one step); the output is the same for any number"),
     cl::value_desc("N"), cl::cat(Category));
@@ -462,6 +462,7 @@ int main(int argc, char **argv) {
     Reader.Read.MaxMemory =
         uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
   PassContext Ctx;
+  Ctx.Threads = availableThreads(Threads);
   Ctx.Warn = warn;
   Ctx.Note = note;
   Ctx.Binary = Binary;

@@ -34,6 +34,8 @@ struct PassContext {
   /// The program of a pass: its binary=, else -binary, which is then spelled
   /// out in Params so that -print-pipeline-passes reproduces the run.
   std::string binaryFor(PassParams &Params) const;
+  /// The threads a pass may use (the tool's -threads).
+  unsigned Threads = 1;
   std::function<void(const llvm::Twine &)> Warn = [](const llvm::Twine &) {};
   std::function<void(const llvm::Twine &)> Note = [](const llvm::Twine &) {};
 };

@@ -3,6 +3,8 @@
 #include "profkit/Transforms/Utils/Rewrite.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/Saturating.h"
+#include "profkit/Support/Threads.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
 #include <type_traits>
 
@@ -62,6 +64,9 @@ private:
 };
 } // namespace
 
+/// Fewer functions than this a thread are copied on one.
+static constexpr size_t MinFunctionsPerThread = 4096;
+
 /// copyRows(), and moveRows() with a mutable PartT: each function's tables
 /// are emptied once copied.
 template <typename PartT>
@@ -82,20 +87,6 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
     for (size_t I = 0; I != PosMap.size(); ++I)
       Out[I] = PosMap[I] < 0 ? 0 : In[PosMap[I]];
   };
-  SmallVector<uint64_t, 16> Values;
-  bool CostsOk = true;
-  auto MapCosts = [&](ArrayRef<uint64_t> In) {
-    if (M.Costs) {
-      CostsOk &= M.Costs(In, Values);
-      return;
-    }
-    if (M.Events.empty()) {
-      Values.append(In.begin(), In.end());
-      return;
-    }
-    for (int I : M.Events)
-      Values.push_back(I >= 0 && size_t(I) < In.size() ? In[I] : 0);
-  };
   // A first line stays one while lines stay where they were.
   std::optional<unsigned> SrcLine = From.positionIndex(PositionKind::Line),
                           DstLine = To.positionIndex(PositionKind::Line);
@@ -108,94 +99,133 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
           {M.Func[I.Function], I.Thread, I.Start, I.Duration});
 
   SiteMapper Sites(Src, Dst, M);
-  bool Ok = true;
-  bool Saturated = false;
-  auto Weigh = [&](MutableArrayRef<uint64_t> V) {
-    if (M.Weight != 1)
-      for (uint64_t &X : V)
-        Saturated |= !scaleCost(X, M.Weight);
-  };
-  auto WeighValues = [&](FunctionValues V) {
-    if (M.Weight != 1)
-      Saturated |= !V.scale(M.Weight);
-    return V;
-  };
-  SelfKey SK(DL);
-  CallKey CK(DL);
-  JumpKey JK(DL);
-  for (auto &FD : From.functions()) {
-    FuncId F = M.Func[FD.Id];
-    if (F == DroppedFunction)
-      continue;
-    StrId OwnFile = Dst.function(F).File;
-    FunctionData &To2 = To.getOrCreate(F);
-    FunctionValues FnValues = FD.Values;
-    if (!KeepFirstLine)
-      FnValues.erase(FunctionValueKind::FirstLine);
-    Ok &= To2.Values.merge(WeighValues(FnValues));
-    // An inlinee's values count in its parents' already: a folded site's
-    // are dropped.
-    if (!M.UseFunctionFile)
-      for (const auto &[Site, SiteValues] : FD.inlineValues())
-        if (!Sites.folded(Site))
-          Ok &= To2.valuesAt(Sites.map(Site)).merge(WeighValues(SiteValues));
-    // Without positions (UseFunctionFile) every position stays 0.
-    auto Head = [&](RowKeyBuilder &K, const Row &R) {
-      Values.clear();
-      if (M.UseFunctionFile) {
-        K.setSourceFile(OwnFile);
+  // Every destination function's data first, in the order one thread
+  // makes them: then the functions can be copied on several threads, each
+  // taking the destination functions whose id is its own modulo the
+  // threads, and their sources in order, so that every table gets its rows
+  // as on one thread. Only without inline sites, which are added to Dst as
+  // the rows meet them, and without a Costs callback.
+  size_t NumFunctions = From.functions().size();
+  unsigned Shares =
+      Src.numInlineSites() > 1 || M.Costs
+          ? 1
+          : unsigned(std::clamp<size_t>(NumFunctions / MinFunctionsPerThread, 1,
+                                        std::max(1u, M.Threads)));
+  for (const FunctionData &FD : From.functions())
+    if (FuncId F = M.Func[FD.Id]; F != DroppedFunction)
+      To.getOrCreate(F);
+  // Their places, now that To.functions() no longer grows.
+  std::vector<FunctionData *> Dests(NumFunctions);
+  for (size_t I = 0; I != NumFunctions; ++I)
+    if (FuncId F = M.Func[From.functions()[I].Id]; F != DroppedFunction)
+      Dests[I] = &To.getOrCreate(F);
+  auto CopyShare = [&](size_t Share) {
+    SmallVector<uint64_t, 16> Values;
+    bool CostsOk = true;
+    auto MapCosts = [&](ArrayRef<uint64_t> In) {
+      if (M.Costs) {
+        CostsOk &= M.Costs(In, Values);
         return;
       }
-      MapPositions(SL.position(R), K.position());
-      K.setSourceFile(MapFile(SL.sourceFile(R)));
-      K.setInlineSite(Sites.map(SL.inlineSite(R)));
-    };
-    for (const Row &R : FD.Self) {
-      Head(SK, R);
-      MapCosts(R.Values);
-      Weigh(Values);
-      Ok &= To2.Self.add(SK.key(), Values);
-    }
-    for (const Row &R : FD.Calls) {
-      FuncId Callee = M.Func[SL.callee(R)];
-      if (Callee == DroppedFunction)
-        continue;
-      Head(CK, R);
-      CK.setCallee(Callee);
-      if (!M.UseFunctionFile)
-        MapPositions(SL.callTarget(R), CK.target());
-      Values.push_back(R.value(0));
-      MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
-      Weigh(Values);
-      Ok &= To2.Calls.add(CK.key(), Values);
-    }
-    for (const Row &R : FD.jumps()) {
-      FuncId Target = M.Func[SL.jumpTargetFunction(R)];
-      if (Target == DroppedFunction)
-        continue;
-      Head(JK, R);
-      JK.setKind(SL.jumpKind(R));
-      JK.setTargetFunction(Target);
-      if (M.UseFunctionFile) {
-        JK.setTargetFile(Dst.function(Target).File);
-      } else {
-        JK.setTargetFile(MapFile(SL.jumpTargetFile(R)));
-        MapPositions(SL.jumpTarget(R), JK.target());
+      if (M.Events.empty()) {
+        Values.append(In.begin(), In.end());
+        return;
       }
-      Values.append(R.Values.begin(), R.Values.end());
-      Weigh(Values);
-      Ok &= To2.jumps().add(JK.key(), Values);
+      for (int I : M.Events)
+        Values.push_back(I >= 0 && size_t(I) < In.size() ? In[I] : 0);
+    };
+    bool Ok = true;
+    bool Saturated = false;
+    auto Weigh = [&](MutableArrayRef<uint64_t> V) {
+      if (M.Weight != 1)
+        for (uint64_t &X : V)
+          Saturated |= !scaleCost(X, M.Weight);
+    };
+    auto WeighValues = [&](FunctionValues V) {
+      if (M.Weight != 1)
+        Saturated |= !V.scale(M.Weight);
+      return V;
+    };
+    SelfKey SK(DL);
+    CallKey CK(DL);
+    JumpKey JK(DL);
+    for (size_t I = 0; I != Dests.size(); ++I) {
+      auto &FD = From.functions()[I];
+      if (!Dests[I] || M.Func[FD.Id] % Shares != Share)
+        continue;
+      FunctionData &To2 = *Dests[I];
+      StrId OwnFile = Dst.function(M.Func[FD.Id]).File;
+      FunctionValues FnValues = FD.Values;
+      if (!KeepFirstLine)
+        FnValues.erase(FunctionValueKind::FirstLine);
+      Ok &= To2.Values.merge(WeighValues(FnValues));
+      // An inlinee's values count in its parents' already: a folded site's
+      // are dropped.
+      if (!M.UseFunctionFile)
+        for (const auto &[Site, SiteValues] : FD.inlineValues())
+          if (!Sites.folded(Site))
+            Ok &= To2.valuesAt(Sites.map(Site)).merge(WeighValues(SiteValues));
+      // Without positions (UseFunctionFile) every position stays 0.
+      auto Head = [&](RowKeyBuilder &K, const Row &R) {
+        Values.clear();
+        if (M.UseFunctionFile) {
+          K.setSourceFile(OwnFile);
+          return;
+        }
+        MapPositions(SL.position(R), K.position());
+        K.setSourceFile(MapFile(SL.sourceFile(R)));
+        K.setInlineSite(Sites.map(SL.inlineSite(R)));
+      };
+      for (const Row &R : FD.Self) {
+        Head(SK, R);
+        MapCosts(R.Values);
+        Weigh(Values);
+        Ok &= To2.Self.add(SK.key(), Values);
+      }
+      for (const Row &R : FD.Calls) {
+        FuncId Callee = M.Func[SL.callee(R)];
+        if (Callee == DroppedFunction)
+          continue;
+        Head(CK, R);
+        CK.setCallee(Callee);
+        if (!M.UseFunctionFile)
+          MapPositions(SL.callTarget(R), CK.target());
+        Values.push_back(R.value(0));
+        MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
+        Weigh(Values);
+        Ok &= To2.Calls.add(CK.key(), Values);
+      }
+      for (const Row &R : FD.jumps()) {
+        FuncId Target = M.Func[SL.jumpTargetFunction(R)];
+        if (Target == DroppedFunction)
+          continue;
+        Head(JK, R);
+        JK.setKind(SL.jumpKind(R));
+        JK.setTargetFunction(Target);
+        if (M.UseFunctionFile) {
+          JK.setTargetFile(Dst.function(Target).File);
+        } else {
+          JK.setTargetFile(MapFile(SL.jumpTargetFile(R)));
+          MapPositions(SL.jumpTarget(R), JK.target());
+        }
+        Values.append(R.Values.begin(), R.Values.end());
+        Weigh(Values);
+        Ok &= To2.jumps().add(JK.key(), Values);
+      }
+      if constexpr (Release) {
+        FD.Self.clear();
+        FD.Calls.clear();
+        if (FD.hasJumps())
+          FD.jumps().clear();
+      }
     }
-    if constexpr (Release) {
-      FD.Self.clear();
-      FD.Calls.clear();
-      if (FD.hasJumps())
-        FD.jumps().clear();
-    }
-  }
-  if (Saturated && M.WeightSaturated)
-    *M.WeightSaturated = true;
-  return Ok && CostsOk;
+    if (Saturated && M.WeightSaturated)
+      *M.WeightSaturated = true;
+    return Ok && CostsOk;
+  };
+  std::vector<char> Copied(Shares);
+  parallelFor(Shares, Shares, [&](size_t S) { Copied[S] = CopyShare(S); });
+  return llvm::all_of(Copied, [](char C) { return C; });
 }
 
 bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,

@@ -13,6 +13,7 @@
 #include "profkit/IR/Profile.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+#include <atomic>
 #include <functional>
 #include <vector>
 
@@ -44,8 +45,12 @@ struct RowMap {
   /// Multiplies every value of every row (costs, call counts, jump counts)
   /// and the functions' additive values (a weighted merge).
   uint64_t Weight = 1;
-  /// Set when a value multiplied by Weight saturated at 2^64-1.
-  bool *WeightSaturated = nullptr;
+  /// Set when a value multiplied by Weight saturated at 2^64-1 (by any of
+  /// the threads that copy).
+  std::atomic<bool> *WeightSaturated = nullptr;
+  /// The threads to copy a part's functions on (a part of thousands of
+  /// functions without inline sites); the rows are the same for any number.
+  unsigned Threads = 1;
 };
 
 /// Adds every row of From (a part of Src) to To (a part of Dst). Returns
