@@ -254,8 +254,8 @@ FunctionData &Part::getOrCreate(FuncId F) {
       Index.try_emplace(Functions[I].Id, I);
   }
   if (!ById.empty()) {
-    if (const FunctionData *FD = lookup(F))
-      return const_cast<FunctionData &>(*FD);
+    if (size_t I = position(F); I != Functions.size())
+      return Functions[I];
     Index.reserve(ById.size() + 1);
     for (unsigned I : ById)
       Index.try_emplace(Functions[I].Id, I);
@@ -267,19 +267,21 @@ FunctionData &Part::getOrCreate(FuncId F) {
   return Functions[It->second];
 }
 
-const FunctionData *Part::lookup(FuncId F) const {
-  if (Dense) {
-    size_t I = densePosition(F);
-    return I == Functions.size() ? nullptr : &Functions[I];
-  }
+size_t Part::position(FuncId F) const {
+  if (Dense)
+    return densePosition(F);
   if (!ById.empty()) {
     auto It = llvm::partition_point(
         ById, [&](unsigned I) { return Functions[I].Id < F; });
-    return It != ById.end() && Functions[*It].Id == F ? &Functions[*It]
-                                                      : nullptr;
+    return It != ById.end() && Functions[*It].Id == F ? *It : Functions.size();
   }
   auto It = Index.find(F);
-  return It == Index.end() ? nullptr : &Functions[It->second];
+  return It == Index.end() ? Functions.size() : It->second;
+}
+
+const FunctionData *Part::lookup(FuncId F) const {
+  size_t I = position(F);
+  return I == Functions.size() ? nullptr : &Functions[I];
 }
 
 std::vector<uint64_t> Part::computeTotals(size_t NumEvents,

@@ -461,6 +461,8 @@ private:
   /// function makes the map again.
   std::vector<unsigned> ById;
   bool Dense = true;
+  /// The position of F in Functions, or Functions.size().
+  size_t position(FuncId F) const;
   /// The position of F while the part is dense, or Functions.size().
   size_t densePosition(FuncId F) const {
     size_t N = Functions.size();

@@ -111,14 +111,12 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
           ? 1
           : unsigned(std::clamp<size_t>(NumFunctions / MinFunctionsPerThread, 1,
                                         std::max(1u, M.Threads)));
-  for (const FunctionData &FD : From.functions())
-    if (FuncId F = M.Func[FD.Id]; F != DroppedFunction)
-      To.getOrCreate(F);
-  // Their places, now that To.functions() no longer grows.
-  std::vector<FunctionData *> Dests(NumFunctions);
+  // Positions in To.functions(), which grows meanwhile.
+  constexpr uint32_t Dropped = ~uint32_t(0);
+  std::vector<uint32_t> Dests(NumFunctions, Dropped);
   for (size_t I = 0; I != NumFunctions; ++I)
     if (FuncId F = M.Func[From.functions()[I].Id]; F != DroppedFunction)
-      Dests[I] = &To.getOrCreate(F);
+      Dests[I] = uint32_t(&To.getOrCreate(F) - To.functions().data());
   auto CopyShare = [&](size_t Share) {
     SmallVector<uint64_t, 16> Values;
     bool CostsOk = true;
@@ -151,9 +149,9 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
     JumpKey JK(DL);
     for (size_t I = 0; I != Dests.size(); ++I) {
       auto &FD = From.functions()[I];
-      if (!Dests[I] || M.Func[FD.Id] % Shares != Share)
+      if (Dests[I] == Dropped || M.Func[FD.Id] % Shares != Share)
         continue;
-      FunctionData &To2 = *Dests[I];
+      FunctionData &To2 = To.functions()[Dests[I]];
       StrId OwnFile = Dst.function(M.Func[FD.Id]).File;
       FunctionValues FnValues = FD.Values;
       if (!KeepFirstLine)
