@@ -436,8 +436,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       }
       if (!flushRows())
         return error("a cost sum overflows 64 bits");
-      FunctionData &FD = Cur->getOrCreate(F);
-      CurFunction = &FD - Cur->functions().data();
+      CurFunction = Cur->getOrCreateAt(F);
       RowLayout L = Cur->layout();
       Batches[SelfRows].setKeyWidth(L.selfWidth());
       Batches[CallRows].setKeyWidth(L.callWidth());

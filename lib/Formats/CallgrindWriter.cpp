@@ -737,7 +737,7 @@ void CallgrindWriter::writeFunctionsInParallel(const Part &Pt, unsigned Threads,
                                                size_t SliceBytes,
                                                std::vector<uint64_t> *Sum,
                                                bool &Overflow) {
-  const std::vector<FunctionData> &Fns = Pt.functions();
+  const auto &Fns = Pt.functions();
   std::vector<std::pair<size_t, size_t>> Ranges;
   for (size_t B = 0, E = 0; B != Fns.size(); B = E) {
     size_t Bytes = 0;

@@ -107,17 +107,15 @@ public:
   /// each time: twice the guess is mapped once, and only the pages used are
   /// ever touched.
   void reserveFor(uint64_t Done, uint64_t Total, uint64_t MaxBytes) {
-    size_t Have = Pt.functions().size();
+    size_t Have = P.numFunctions();
     if (!Have || Done < std::min<uint64_t>(Total, 4 << 20))
       return; // Too little read to tell.
     double Guess = double(Have) * double(Total) / double(Done);
-    if (double(Pt.functions().capacity()) >= Guess * 1.1)
+    if (double(P.functionCapacity()) >= Guess * 1.1)
       return;
-    double Bytes = 2 * Guess * sizeof(FunctionData);
-    if (!MaxBytes || Bytes <= double(MaxBytes)) {
-      Pt.reserveFunctions(size_t(2 * Guess));
+    double Bytes = 2 * Guess * sizeof(Function);
+    if (!MaxBytes || Bytes <= double(MaxBytes))
       P.reserveFunctions(size_t(2 * Guess));
-    }
   }
 
 private:

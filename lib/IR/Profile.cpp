@@ -240,31 +240,31 @@ StringRef Part::header(StringRef Key) const {
   return "";
 }
 
-FunctionData &Part::getOrCreate(FuncId F) {
+size_t Part::getOrCreateAt(FuncId F) {
+  size_t N = Functions.size();
   if (Dense) {
-    size_t N = Functions.size();
     if (size_t I = densePosition(F); I != N)
-      return Functions[I];
+      return I;
     if (!N || F == Functions.front().Id + N) {
       Functions.emplace_back(F, layout());
-      return Functions.back();
+      return N;
     }
     Dense = false;
     for (unsigned I = 0; I != N; ++I)
       Index.try_emplace(Functions[I].Id, I);
   }
   if (!ById.empty()) {
-    if (size_t I = position(F); I != Functions.size())
-      return Functions[I];
+    if (size_t I = position(F); I != N)
+      return I;
     Index.reserve(ById.size() + 1);
     for (unsigned I : ById)
       Index.try_emplace(Functions[I].Id, I);
     ById = {};
   }
-  auto [It, Inserted] = Index.try_emplace(F, unsigned(Functions.size()));
+  auto [It, Inserted] = Index.try_emplace(F, unsigned(N));
   if (Inserted)
     Functions.emplace_back(F, layout());
-  return Functions[It->second];
+  return It->second;
 }
 
 size_t Part::position(FuncId F) const {
@@ -312,7 +312,7 @@ void Part::shrink() {
     if (FD.hasJumps())
       FD.jumps().shrink();
   }
-  shrinkIfSmall(Functions);
+  Functions.shrink();
   Header.shrink();
   if (!Index.empty()) {
     ById.resize(Functions.size());
@@ -338,9 +338,38 @@ std::optional<unsigned> Profile::findEvent(StringRef Name) const {
   return It->second;
 }
 
+size_t Profile::findSlot(StrId Object, StrId File, StrId Name) const {
+  uint64_t Hash = (uint64_t(Object) << 32 | File) * 0x9E3779B97F4A7C15 ^
+                  uint64_t(Name) * 0xC2B2AE3D27D4EB4F;
+  size_t Mask = FunctionSlots.size() - 1;
+  for (size_t Slot = (Hash ^ Hash >> 31) & Mask;; Slot = (Slot + 1) & Mask) {
+    FuncId F = FunctionSlots[Slot];
+    if (F == NoFunction)
+      return Slot;
+    const Function &Fn = Functions[F];
+    if (Fn.Name == Name && Fn.File == File && Fn.Object == Object)
+      return Slot;
+  }
+}
+
 void Profile::index(FuncId F) {
   const Function &Fn = Functions[F];
-  FunctionIndex.try_emplace(std::make_tuple(Fn.Object, Fn.File, Fn.Name), F);
+  // At most three quarters full, so that a probe ends soon.
+  if (4 * (NumInSlots + 1) > 3 * FunctionSlots.size()) {
+    std::vector<FuncId> Old(std::max<size_t>(64, 2 * FunctionSlots.size()),
+                            NoFunction);
+    Old.swap(FunctionSlots);
+    for (FuncId G : Old)
+      if (G != NoFunction) {
+        const Function &Gn = Functions[G];
+        FunctionSlots[findSlot(Gn.Object, Gn.File, Gn.Name)] = G;
+      }
+  }
+  size_t Slot = findSlot(Fn.Object, Fn.File, Fn.Name);
+  if (FunctionSlots[Slot] == NoFunction) { // The first of these ids wins.
+    FunctionSlots[Slot] = F;
+    ++NumInSlots;
+  }
   if (Fn.Name >= ByName.size())
     ByName.resize(Fn.Name + 1, FirstOfName{0, 0, NoFunction});
   if (ByName[Fn.Name].F == NoFunction)
@@ -355,9 +384,9 @@ FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
     if (First.F != NoFunction && First.Object == Object && First.File == File)
       return First.F;
   }
-  auto It = FunctionIndex.find(std::make_tuple(Object, File, Name));
-  if (It != FunctionIndex.end())
-    return It->second;
+  if (!FunctionSlots.empty())
+    if (FuncId F = FunctionSlots[findSlot(Object, File, Name)]; F != NoFunction)
+      return F;
   FuncId F = addNewFunction(Object, File, Name);
   index(F);
   ++NumIndexed;

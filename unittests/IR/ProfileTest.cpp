@@ -49,6 +49,26 @@ TEST(Profile, FunctionIdentityIsObjectFileName) {
   EXPECT_EQ(P.numFunctions(), 5u);
 }
 
+TEST(Profile, FindsEveryOneOfManyFunctionsOfAName) {
+  // cachegrind's files repeat a name in many files: the index grows many
+  // times, and every function stays found.
+  Profile P;
+  StrId Ob = P.Strings.intern("a.out"), N = P.Strings.intern("helper");
+  std::vector<StrId> Files;
+  for (unsigned I = 0; I != 5000; ++I)
+    Files.push_back(P.Strings.intern("f" + std::to_string(I) + ".c"));
+  for (unsigned I = 0; I != 5000; ++I)
+    EXPECT_EQ(P.getOrAddFunction(Ob, Files[I], N), I);
+  // Functions the reader adds without a look are found too, the first of
+  // equal ids winning.
+  FuncId Added = P.addNewFunction(0, Files[0], N);
+  P.addNewFunction(0, Files[0], N);
+  for (unsigned I = 0; I != 5000; ++I)
+    EXPECT_EQ(P.getOrAddFunction(Ob, Files[I], N), I);
+  EXPECT_EQ(P.getOrAddFunction(0, Files[0], N), Added);
+  EXPECT_EQ(P.numFunctions(), 5002u);
+}
+
 TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {
   Part Pt;
   // In order from 10 (the part needs no map), then a gap, then earlier ids.

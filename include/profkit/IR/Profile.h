@@ -18,6 +18,7 @@
 
 #include "profkit/IR/AddressData.h"
 #include "profkit/IR/RowTable.h"
+#include "profkit/Support/ChunkedVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -426,13 +427,13 @@ public:
   /// The first header value with this key, or "".
   llvm::StringRef header(llvm::StringRef Key) const;
 
-  FunctionData &getOrCreate(FuncId F);
+  FunctionData &getOrCreate(FuncId F) { return Functions[getOrCreateAt(F)]; }
+  /// The position of F's data in functions(), made if missing.
+  size_t getOrCreateAt(FuncId F);
   const FunctionData *lookup(FuncId F) const;
-  /// Makes room for N functions' data: their memory is mapped at once and
-  /// touched as it is used, saving the copies of a vector that doubles.
-  void reserveFunctions(size_t N) { Functions.reserve(N); }
-  std::vector<FunctionData> &functions() { return Functions; }
-  const std::vector<FunctionData> &functions() const { return Functions; }
+  /// A function's data never moves: a part keeps it in chunks.
+  ChunkedVector<FunctionData> &functions() { return Functions; }
+  const ChunkedVector<FunctionData> &functions() const { return Functions; }
 
   /// Sums of all self costs, in profile event order. Sets Overflow on a
   /// 64-bit overflow.
@@ -449,7 +450,7 @@ public:
 
 private:
   llvm::SmallVector<PositionKind, 3> Positions;
-  std::vector<FunctionData> Functions;
+  ChunkedVector<FunctionData> Functions;
   /// Where each function's data is in Functions. While every function's id
   /// is the first one's plus its position (a compilation of a time trace
   /// adds its new functions in order), that sum is the index and the map
@@ -489,12 +490,14 @@ public:
   /// Adds a function the caller knows is new (of an object no function has
   /// yet; a directory of time traces adds a million such). It is indexed
   /// when getOrAddFunction() next looks.
-  /// Makes room for N functions in all (see Part::reserveFunctions).
-  void reserveFunctions(size_t N) { Functions.reserve(N); }
   FuncId addNewFunction(StrId Object, StrId File, StrId Name) {
     Functions.push_back(Function{Object, File, Name});
     return FuncId(Functions.size() - 1);
   }
+  /// Makes room for N functions in all: their memory is mapped at once and
+  /// touched as it is used, saving the copies of a vector that doubles.
+  void reserveFunctions(size_t N) { Functions.reserve(N); }
+  size_t functionCapacity() const { return Functions.capacity(); }
   const Function &function(FuncId F) const { return Functions[F]; }
   size_t numFunctions() const { return Functions.size(); }
   llvm::StringRef functionName(FuncId F) const {
@@ -518,7 +521,14 @@ private:
   std::vector<EventType> Events;
   llvm::StringMap<unsigned> EventIndex;
   std::vector<Function> Functions;
-  llvm::DenseMap<std::tuple<StrId, StrId, StrId>, FuncId> FunctionIndex;
+  /// The functions by their three ids: an open-addressing table of function
+  /// ids, their keys read from Functions (4 bytes a slot; a DenseMap keyed
+  /// by the ids took 16, and a cachegrind file holds a million functions).
+  /// NoFunction marks an empty slot; the size is a power of two.
+  std::vector<FuncId> FunctionSlots;
+  size_t NumInSlots = 0;
+  /// The slot of the function of these ids, or the empty one it would take.
+  size_t findSlot(StrId Object, StrId File, StrId Name) const;
   /// The first function of each name, by the name's id: most names name one
   /// function, found here with one look instead of hashing the three ids
   /// (readers look functions up at every call line).
@@ -528,7 +538,7 @@ private:
   };
   static constexpr FuncId NoFunction = ~FuncId(0);
   std::vector<FirstOfName> ByName;
-  size_t NumIndexed = 0; // Functions in FunctionIndex and ByName.
+  size_t NumIndexed = 0; // Functions in FunctionSlots and ByName.
   void index(FuncId F);
   std::vector<InlineSite> Sites = {InlineSite()};
   llvm::DenseMap<std::tuple<InlineSiteId, uint64_t, uint64_t, FuncId>,

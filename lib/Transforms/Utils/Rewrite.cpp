@@ -116,7 +116,7 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
   std::vector<uint32_t> Dests(NumFunctions, Dropped);
   for (size_t I = 0; I != NumFunctions; ++I)
     if (FuncId F = M.Func[From.functions()[I].Id]; F != DroppedFunction)
-      Dests[I] = uint32_t(&To.getOrCreate(F) - To.functions().data());
+      Dests[I] = uint32_t(To.getOrCreateAt(F));
   auto CopyShare = [&](size_t Share) {
     SmallVector<uint64_t, 16> Values;
     bool CostsOk = true;

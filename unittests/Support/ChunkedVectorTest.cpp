@@ -1,0 +1,67 @@
+//===- ChunkedVectorTest.cpp - Tests of ChunkedVector ---------------------===//
+
+#include "profkit/Support/ChunkedVector.h"
+#include "gtest/gtest.h"
+#include <memory>
+#include <vector>
+
+using namespace profkit;
+
+namespace {
+
+// Small chunks (2, 4, 8, then 8 each) so that a few dozen elements cross
+// from the growing chunks into the fixed ones.
+using Small = ChunkedVector<std::unique_ptr<size_t>, 1, 3>;
+
+TEST(ChunkedVector, ElementsKeepTheirPlaceAndOrderAsItGrows) {
+  Small V;
+  std::vector<const size_t *> Seen;
+  for (size_t I = 0; I != 100; ++I) {
+    Seen.push_back(V.emplace_back(std::make_unique<size_t>(I)).get());
+    ASSERT_EQ(V.size(), I + 1);
+    ASSERT_EQ(*V.back(), I);
+  }
+  for (size_t I = 0; I != 100; ++I) {
+    EXPECT_EQ(*V[I], I);
+    EXPECT_EQ(V[I].get(), Seen[I]);
+  }
+  size_t Next = 0;
+  for (const auto &E : V)
+    EXPECT_EQ(*E, Next++);
+  EXPECT_EQ(Next, 100u);
+  EXPECT_EQ(V.end() - V.begin(), 100);
+}
+
+TEST(ChunkedVector, ShrinkingKeepsTheElementsAndGrowingGoesOn) {
+  for (size_t N : {1u, 3u, 6u, 14u, 15u, 19u, 30u}) {
+    Small V;
+    for (size_t I = 0; I != N; ++I)
+      V.emplace_back(std::make_unique<size_t>(I));
+    V.shrink();
+    ASSERT_EQ(V.size(), N);
+    for (size_t I = 0; I != N; ++I)
+      EXPECT_EQ(*V[I], I) << N;
+    for (size_t I = N; I != N + 20; ++I)
+      V.emplace_back(std::make_unique<size_t>(I));
+    for (size_t I = 0; I != N + 20; ++I)
+      EXPECT_EQ(*V[I], I) << N;
+  }
+}
+
+TEST(ChunkedVector, MovingTakesTheElements) {
+  Small A;
+  for (size_t I = 0; I != 10; ++I)
+    A.emplace_back(std::make_unique<size_t>(I));
+  Small B(std::move(A));
+  EXPECT_TRUE(A.empty());
+  ASSERT_EQ(B.size(), 10u);
+  Small C;
+  C.emplace_back(std::make_unique<size_t>(99));
+  C = std::move(B);
+  ASSERT_EQ(C.size(), 10u);
+  EXPECT_EQ(*C[9], 9u);
+  A.emplace_back(std::make_unique<size_t>(7)); // The moved-from one is usable.
+  EXPECT_EQ(*A.front(), 7u);
+}
+
+} // namespace
