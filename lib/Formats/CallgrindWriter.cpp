@@ -273,7 +273,8 @@ private:
   template <unsigned K> bool before(const Row &A, const Row &B) const;
   template <unsigned K> void rows(const FunctionData &FD, const Function &F);
   static constexpr size_t NoLeadingRow = ~size_t(0);
-  size_t leadingSelfRow(const FunctionData &FD, StrId OwnFile);
+  size_t leadingSelfRow(const FunctionData &FD, StrId OwnFile,
+                        const Row *FirstRow);
   template <unsigned K> void selfRow(const Row &R, StrId FunctionFile);
   template <unsigned K> void callRow(const Row &R, const Function &F);
   template <unsigned K>
@@ -468,7 +469,8 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
 /// them.
 template <unsigned K>
 void Formatter::rows(const FunctionData &FD, const Function &F) {
-  size_t Lead = leadingSelfRow(FD, F.File);
+  RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
+  size_t Lead = leadingSelfRow(FD, F.File, S != SE ? &*S : nullptr);
   if (Lead != NoLeadingRow)
     selfRow<K>(Row{LeadKey, LeadValues}, F.File);
   size_t SelfIndex = 0;
@@ -476,7 +478,6 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
     if (SelfIndex++ != Lead)
       selfRow<K>(R, F.File);
   };
-  RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
   if (FD.Calls.empty() && !FD.hasJumps()) {
     for (; S != SE; ++S)
       Self(*S);
@@ -510,9 +511,15 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
 /// line (FunctionValueKind::FirstLine). When the sorted rows would start
 /// elsewhere, the row at the first line goes ahead of them: its index in
 /// FD.Self, with its words in LeadKey and LeadValues; else NoLeadingRow.
-size_t Formatter::leadingSelfRow(const FunctionData &FD, StrId OwnFile) {
+/// FirstRow is FD.Self's first row, if any: most often the one at the first
+/// line, and then the rows need no second look.
+size_t Formatter::leadingSelfRow(const FunctionData &FD, StrId OwnFile,
+                                 const Row *FirstRow) {
   std::optional<uint64_t> First = FD.Values.get(FunctionValueKind::FirstLine);
-  if (!First || !LineIdx)
+  if (!First || !LineIdx || !FirstRow)
+    return NoLeadingRow;
+  if (RowLayout{NP}.sourceFile(*FirstRow) == OwnFile &&
+      FirstRow->Key[*LineIdx] == *First)
     return NoLeadingRow;
   size_t Index = 0;
   bool SeenOwn = false;

@@ -366,9 +366,10 @@ public:
   public:
     iterator(const uint8_t *P, const uint8_t *E, unsigned KeyWidth)
         : Pos(P), Next(P), End(E), KeyWidth(KeyWidth) {
-      std::fill(KeyBuf, KeyBuf + KeyWidth, 0);
-      if (Pos != End)
+      if (Pos != End) {
+        std::fill(KeyBuf, KeyBuf + KeyWidth, 0);
         decode();
+      }
     }
     const Row &operator*() const { return Current; }
     const Row *operator->() const { return &Current; }
