@@ -19,15 +19,26 @@ static int compareKeys(ArrayRef<uint64_t> A, const uint64_t *B) {
   return 0;
 }
 
+RowTable::BuildState *RowTable::BuildState::create(unsigned KeyWidth) {
+  void *Mem = safe_malloc(sizeof(BuildState) + KeyWidth * sizeof(uint64_t));
+  BuildState *S = new (Mem) BuildState();
+  std::fill(S->lastKey(), S->lastKey() + KeyWidth, 0);
+  return S;
+}
+
+void RowTable::BuildState::Deleter::operator()(BuildState *S) const {
+  S->~BuildState();
+  free(S);
+}
+
 RowTable::BuildState &RowTable::build() {
   if (State)
     return *State;
-  State = std::make_unique<BuildState>();
-  std::fill(State->LastKey, State->LastKey + KeyWidth, 0);
+  State.reset(BuildState::create(KeyWidth));
   // Find the last row's key and values again (after shrink()).
   const uint8_t *P = Data.data(), *E = P + Data.size();
   while (P != E) {
-    decodeKey(P, State->LastKey, KeyWidth);
+    decodeKey(P, State->lastKey(), KeyWidth);
     State->LastValuesOffset = P - Data.data();
     for (uint64_t N = readVarint(P); N; --N)
       readVarint(P);
@@ -60,7 +71,7 @@ void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   Data.resize_for_overwrite(Start + maxEncodedSize(KeyWidth + Values.size()));
   uint8_t *ValuesAt;
   uint8_t *End =
-      encodeRow(Data.data() + Start, Key.data(), Key.size(), State->LastKey,
+      encodeRow(Data.data() + Start, Key.data(), Key.size(), State->lastKey(),
                 Values.data(), Values.size(), ValuesAt);
   State->LastValuesOffset = ValuesAt - Data.data();
   Data.truncate(End - Data.data());
@@ -114,7 +125,7 @@ bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   assert(Key.size() == KeyWidth && "key of the wrong width");
   BuildState &B = build();
   if (!empty()) {
-    int Cmp = compareKeys(Key, B.LastKey);
+    int Cmp = compareKeys(Key, B.lastKey());
     if (Cmp == 0)
       return addToLastRow(Values);
     if (Cmp < 0) {
@@ -236,7 +247,7 @@ bool RowTable::compact() {
   Data.clear();
   Sorted = true;
   State->Runs.reset();
-  std::fill(State->LastKey, State->LastKey + KeyWidth, 0); // From zero.
+  std::fill(State->lastKey(), State->lastKey() + KeyWidth, 0); // From zero.
   bool Ok = true;
   for (size_t I = 0; I != Order.size();) {
     uint64_t *First = KeyOf(Order[I]);
@@ -399,13 +410,13 @@ bool RowTable::addBatch(RowBatch &B) {
     // Rows that continue the table in key order are encoded in one go; any
     // other batch goes row by row, through the run bookkeeping of add().
     if (S.Runs ||
-        (!empty() && compareKeys(KeyOf(B.Order.front()), S.LastKey) <= 0)) {
+        (!empty() && compareKeys(KeyOf(B.Order.front()), S.lastKey()) <= 0)) {
       for (uint32_t I : B.Order)
         Ok &= add(KeyOf(I), ArrayRef(B.row(I) + KeyWidth, B.ValueWidth));
       B.clear();
       return Ok;
     }
-    LastKey = S.LastKey;
+    LastKey = S.lastKey();
   }
   B.Encoded.resize_for_overwrite(B.Order.size() *
                                  maxEncodedSize(KeyWidth + B.ValueWidth));

@@ -415,13 +415,20 @@ private:
   };
 
   /// What add() needs beyond the rows; a profile holds many tables that are
-  /// done growing, so this lives apart and shrink() frees it.
+  /// done growing, so this lives apart and shrink() frees it. The key of
+  /// the last encoded row follows it, as wide as the table's keys: merge
+  /// builds a million tables at once.
   struct BuildState {
-    uint64_t LastKey[MaxKeyWidth]; // Key of the last encoded row.
-    uint32_t LastValuesOffset = 0; // Where its values start.
+    uint32_t LastValuesOffset = 0; // Where the last row's values start.
     uint32_t BytesAfterCompaction = 0;
     std::unique_ptr<RunState> Runs; // Only while rows arrive out of order.
+    uint64_t *lastKey() { return reinterpret_cast<uint64_t *>(this + 1); }
+    static BuildState *create(unsigned KeyWidth);
+    struct Deleter {
+      void operator()(BuildState *S) const;
+    };
   };
+  static_assert(alignof(BuildState) >= alignof(uint64_t));
 
   BuildState &build();
   template <unsigned W>
@@ -437,7 +444,7 @@ private:
   uint8_t KeyWidth;
   uint8_t RunWord;
   bool Sorted = true; // Keys strictly increase along the stream.
-  std::unique_ptr<BuildState> State;
+  std::unique_ptr<BuildState, BuildState::Deleter> State;
 };
 static_assert(sizeof(RowTable) == 32, "a profile holds millions of tables");
 

@@ -193,7 +193,8 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         Weigh(Values);
         Ok &= To2.Calls.add(CK.key(), Values);
       }
-      for (const Row &R : FD.jumps()) {
+      // Not FD.jumps(), which would make FD's rare data.
+      for (const Row &R : std::as_const(FD).jumps()) {
         FuncId Target = M.Func[SL.jumpTargetFunction(R)];
         if (Target == DroppedFunction)
           continue;
