@@ -66,15 +66,24 @@ encodeRow(uint8_t *Out, const uint64_t *Key, unsigned KeyWidth,
 
 static size_t maxEncodedSize(size_t Words) { return 10 * (Words + 1) + 2; }
 
+/// Writes the Bytes at Start of Data, which ends after them. Rows added one
+/// by one are encoded apart first: room for their longest encoding would
+/// grow nearly every finished table that merge adds to.
+static void replaceTail(RowBytes &Data, size_t Start, ArrayRef<uint8_t> Bytes) {
+  Data.resize_for_overwrite(Start + Bytes.size());
+  std::copy(Bytes.begin(), Bytes.end(), Data.data() + Start);
+}
+
 void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
-  size_t Start = Data.size();
-  Data.resize_for_overwrite(Start + maxEncodedSize(KeyWidth + Values.size()));
+  SmallVector<uint8_t, 256> Encoded;
+  Encoded.resize_for_overwrite(maxEncodedSize(KeyWidth + Values.size()));
   uint8_t *ValuesAt;
   uint8_t *End =
-      encodeRow(Data.data() + Start, Key.data(), Key.size(), State->lastKey(),
+      encodeRow(Encoded.data(), Key.data(), Key.size(), State->lastKey(),
                 Values.data(), Values.size(), ValuesAt);
-  State->LastValuesOffset = ValuesAt - Data.data();
-  Data.truncate(End - Data.data());
+  size_t Start = Data.size();
+  State->LastValuesOffset = Start + (ValuesAt - Encoded.data());
+  replaceTail(Data, Start, ArrayRef(Encoded.data(), End));
 }
 
 bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
@@ -87,10 +96,10 @@ bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
   bool Ok = true;
   for (size_t I = 0, E = Values.size(); I != E; ++I)
     Ok &= addCost(Sum[I], Values[I]);
-  size_t Start = State->LastValuesOffset;
-  Data.resize_for_overwrite(Start + maxEncodedSize(Sum.size()));
-  uint8_t *End = encodeValues(Data.data() + Start, Sum.data(), Sum.size());
-  Data.truncate(End - Data.data());
+  SmallVector<uint8_t, 256> Encoded;
+  Encoded.resize_for_overwrite(maxEncodedSize(Sum.size()));
+  uint8_t *End = encodeValues(Encoded.data(), Sum.data(), Sum.size());
+  replaceTail(Data, State->LastValuesOffset, ArrayRef(Encoded.data(), End));
   return Ok;
 }
 
