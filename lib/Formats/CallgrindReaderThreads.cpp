@@ -134,26 +134,30 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
     Cur->Summary = std::move(TailFirst.Summary);
   if (TailFirst.Totals)
     Cur->Totals = std::move(TailFirst.Totals);
-  for (FunctionData &FD : TailFirst.functions()) {
+  // Each chunk of the tail's functions is freed once taken: a cachegrind
+  // file's piece holds hundreds of thousands.
+  std::vector<std::pair<FuncId, FunctionValues>> Taken;
+  Taken.reserve(TailFirst.functions().size());
+  TailFirst.functions().consume([&](FunctionData &FD) {
+    Taken.emplace_back(FD.Id, std::move(FD.Values));
     if (Tail.HeadFunctions.contains(FD.Id))
-      continue;
+      return;
     FunctionData &New = Cur->getOrCreate(FD.Id);
     New.Self = std::move(FD.Self);
     New.Calls = std::move(FD.Calls);
     if (FD.hasJumps())
       New.jumps() = std::move(FD.jumps());
-  }
+  });
   // The head's values come first in the file.
-  for (const FunctionData &FD : TailFirst.functions())
-    if (!Cur->getOrCreate(FD.Id).Values.merge(FD.Values))
+  for (const auto &[F, Values] : Taken)
+    if (!Cur->getOrCreate(F).Values.merge(Values))
       return cannotMerge("a cost sum overflows 64 bits");
   bool Ok = true;
   RowBatch B;
   Tail.Log.replay(B, [&](uint64_t Tag, RowBatch &Batch) {
     unsigned FunctionIndex = Tag / NumRowKinds;
     RowKind Kind = RowKind(Tag % NumRowKinds);
-    FunctionData &FD =
-        Cur->getOrCreate(TailFirst.functions()[FunctionIndex].Id);
+    FunctionData &FD = Cur->getOrCreate(Taken[FunctionIndex].first);
     RowTable &Table = Kind == SelfRows   ? FD.Self
                       : Kind == CallRows ? FD.Calls
                                          : FD.jumps();

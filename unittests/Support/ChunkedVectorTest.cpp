@@ -48,6 +48,20 @@ TEST(ChunkedVector, ShrinkingKeepsTheElementsAndGrowingGoesOn) {
   }
 }
 
+TEST(ChunkedVector, ConsumingHandsOverEveryElementInOrder) {
+  Small V;
+  for (size_t I = 0; I != 40; ++I)
+    V.emplace_back(std::make_unique<size_t>(I));
+  std::vector<std::unique_ptr<size_t>> Taken;
+  V.consume([&](std::unique_ptr<size_t> &E) { Taken.push_back(std::move(E)); });
+  EXPECT_TRUE(V.empty());
+  ASSERT_EQ(Taken.size(), 40u);
+  for (size_t I = 0; I != 40; ++I)
+    EXPECT_EQ(*Taken[I], I);
+  V.emplace_back(std::make_unique<size_t>(5)); // Usable again.
+  EXPECT_EQ(*V[0], 5u);
+}
+
 TEST(ChunkedVector, MovingTakesTheElements) {
   Small A;
   for (size_t I = 0; I != 10; ++I)

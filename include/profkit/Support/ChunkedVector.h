@@ -81,10 +81,19 @@ public:
 
   /// Destroys every element and frees every chunk.
   void clear() {
+    consume([](T &) {});
+  }
+
+  /// Calls Fn on every element in order, then empties the vector: each
+  /// chunk is freed once Fn has seen its elements, so that elements moved
+  /// elsewhere are not held twice.
+  template <typename Fn> void consume(Fn F) {
     for (size_t C = 0; C != Chunks.size(); ++C) {
       T *Begin = Chunks[C];
-      for (T *E = Begin, *End = Begin + usedIn(C); E != End; ++E)
+      for (T *E = Begin, *End = Begin + usedIn(C); E != End; ++E) {
+        F(*E);
         E->~T();
+      }
       llvm::deallocate_buffer(Begin, chunkBytes(C), alignof(T));
     }
     Chunks.clear();
