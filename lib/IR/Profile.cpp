@@ -358,9 +358,10 @@ void Profile::index(FuncId F) {
   // new function (most lookups of a cachegrind file) probes to an empty
   // slot, two slots on average at this load and eight at three quarters.
   if (2 * (NumInSlots + 1) > FunctionSlots.size()) {
-    std::vector<FuncId> Old(std::max<size_t>(64, 2 * FunctionSlots.size()),
-                            NoFunction);
-    Old.swap(FunctionSlots);
+    std::vector<FuncId> Old = std::exchange(
+        FunctionSlots,
+        std::vector<FuncId>(std::max<size_t>(64, 2 * FunctionSlots.size()),
+                            NoFunction));
     for (FuncId G : Old)
       if (G != NoFunction) {
         const Function &Gn = Functions[G];

@@ -66,24 +66,37 @@ encodeRow(uint8_t *Out, const uint64_t *Key, unsigned KeyWidth,
 
 static size_t maxEncodedSize(size_t Words) { return 10 * (Words + 1) + 2; }
 
-/// Writes the Bytes at Start of Data, which ends after them. Rows added one
-/// by one are encoded apart first: room for their longest encoding would
-/// grow nearly every finished table that merge adds to.
-static void replaceTail(RowBytes &Data, size_t Start, ArrayRef<uint8_t> Bytes) {
-  Data.resize_for_overwrite(Start + Bytes.size());
-  std::copy(Bytes.begin(), Bytes.end(), Data.data() + Start);
+/// Has Encode write at most MaxBytes at Start of Data, which then ends
+/// where Encode's output does. In place when Data has room; else the bytes
+/// are written apart first, so that a finished table grows by what is
+/// written, not by room for the longest encoding (merge adds rows to a
+/// million tables finished at their exact size).
+template <typename EncodeFn>
+static void encodeAt(RowBytes &Data, size_t Start, size_t MaxBytes,
+                     EncodeFn Encode) {
+  if (Data.fits(Start + MaxBytes)) {
+    Data.resize_for_overwrite(Start + MaxBytes);
+    uint8_t *Out = Data.data() + Start;
+    Data.truncate(Start + (Encode(Out) - Out));
+    return;
+  }
+  SmallVector<uint8_t, 256> Apart;
+  Apart.resize_for_overwrite(MaxBytes);
+  uint8_t *End = Encode(Apart.data());
+  Data.resize_for_overwrite(Start + (End - Apart.data()));
+  std::copy(Apart.data(), End, Data.data() + Start);
 }
 
 void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
-  SmallVector<uint8_t, 256> Encoded;
-  Encoded.resize_for_overwrite(maxEncodedSize(KeyWidth + Values.size()));
-  uint8_t *ValuesAt;
-  uint8_t *End =
-      encodeRow(Encoded.data(), Key.data(), Key.size(), State->lastKey(),
-                Values.data(), Values.size(), ValuesAt);
   size_t Start = Data.size();
-  State->LastValuesOffset = Start + (ValuesAt - Encoded.data());
-  replaceTail(Data, Start, ArrayRef(Encoded.data(), End));
+  encodeAt(
+      Data, Start, maxEncodedSize(KeyWidth + Values.size()), [&](uint8_t *Out) {
+        uint8_t *ValuesAt;
+        uint8_t *End = encodeRow(Out, Key.data(), Key.size(), State->lastKey(),
+                                 Values.data(), Values.size(), ValuesAt);
+        State->LastValuesOffset = Start + (ValuesAt - Out);
+        return End;
+      });
 }
 
 bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
@@ -96,10 +109,9 @@ bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
   bool Ok = true;
   for (size_t I = 0, E = Values.size(); I != E; ++I)
     Ok &= addCost(Sum[I], Values[I]);
-  SmallVector<uint8_t, 256> Encoded;
-  Encoded.resize_for_overwrite(maxEncodedSize(Sum.size()));
-  uint8_t *End = encodeValues(Encoded.data(), Sum.data(), Sum.size());
-  replaceTail(Data, State->LastValuesOffset, ArrayRef(Encoded.data(), End));
+  encodeAt(
+      Data, State->LastValuesOffset, maxEncodedSize(Sum.size()),
+      [&](uint8_t *Out) { return encodeValues(Out, Sum.data(), Sum.size()); });
   return Ok;
 }
 

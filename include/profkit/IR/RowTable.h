@@ -260,6 +260,8 @@ public:
   size_t size() const { return Size; }
   /// Bytes on the heap (0 while the rows fit in the table).
   size_t heapBytes() const { return onHeap() ? capacity() : 0; }
+  /// Can the stream grow to N bytes without a new block?
+  bool fits(size_t N) const { return N <= capacity(); }
   const uint8_t *begin() const { return data(); }
   const uint8_t *end() const { return data() + Size; }
   /// Size N, the bytes past the old size undefined.

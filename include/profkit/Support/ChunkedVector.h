@@ -13,7 +13,6 @@
 #ifndef PROFKIT_SUPPORT_CHUNKEDVECTOR_H
 #define PROFKIT_SUPPORT_CHUNKEDVECTOR_H
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/iterator.h"
 #include "llvm/Support/MathExtras.h"

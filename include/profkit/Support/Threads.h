@@ -1,7 +1,8 @@
 //===- Threads.h - How many threads a job may use ---------------*- C++ -*-===//
 //
 // The tools' -threads=N caps every thread profkit starts: readers, writers,
-// the driver that reads inputs ahead of the passes, and merge's copies. 0 means every core.
+// the driver that reads inputs ahead of the passes, and merge's copies. 0
+// means every core.
 // No result depends on it: work is split by the input, never by the thread
 // count, and joined in input order.
 //
