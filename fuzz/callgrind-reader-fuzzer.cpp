@@ -2,7 +2,8 @@
 //
 // Reads the input as callgrind text, in one piece, in two and in three (each
 // on a thread of its own, as large files are read), then the same bytes
-// gzip-compressed: all must give the same warnings and IR (or error).
+// gzip-compressed (unless they are gzip data already): all must give the
+// same warnings and IR (or error).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,10 +15,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Bytes(reinterpret_cast<const char *>(Data), Size);
   ReadOptions Opts;
   std::string Plain = fuzz::readToText(Bytes, readCallgrind, Opts, true);
-  std::string Zipped =
-      fuzz::readToText(fuzz::gzip(Bytes), readCallgrind, Opts, true);
-  if (Plain != Zipped)
-    fuzz::mismatch("plain and gzip reads differ", Plain, Zipped);
+  // Bytes that start as gzip data are inflated when read plain; compressed
+  // once more, they are inflated one layer only, to those bytes.
+  if (!Bytes.starts_with("\x1f\x8b")) {
+    std::string Zipped =
+        fuzz::readToText(fuzz::gzip(Bytes), readCallgrind, Opts, true);
+    if (Plain != Zipped)
+      fuzz::mismatch("plain and gzip reads differ", Plain, Zipped);
+  }
   for (unsigned Pieces : {2, 3}) {
     ReadOptions InPieces;
     InPieces.Threads = Pieces;
