@@ -338,41 +338,55 @@ std::optional<unsigned> Profile::findEvent(StringRef Name) const {
   return It->second;
 }
 
-size_t Profile::findSlot(StrId Object, StrId File, StrId Name) const {
+uint32_t Profile::hashIds(StrId Object, StrId File, StrId Name) {
   uint64_t Hash = (uint64_t(Object) << 32 | File) * 0x9E3779B97F4A7C15 ^
                   uint64_t(Name) * 0xC2B2AE3D27D4EB4F;
+  return uint32_t(Hash ^ Hash >> 31);
+}
+
+size_t Profile::findSlot(uint32_t Hash, StrId Object, StrId File,
+                         StrId Name) const {
   size_t Mask = FunctionSlots.size() - 1;
-  for (size_t Slot = (Hash ^ Hash >> 31) & Mask;; Slot = (Slot + 1) & Mask) {
-    FuncId F = FunctionSlots[Slot];
-    if (F == NoFunction)
+  for (size_t Slot = Hash & Mask;; Slot = (Slot + 1) & Mask) {
+    const FunctionSlot &S = FunctionSlots[Slot];
+    if (S.F == NoFunction)
       return Slot;
-    const Function &Fn = Functions[F];
+    if (S.Hash != Hash)
+      continue;
+    const Function &Fn = Functions[S.F];
     if (Fn.Name == Name && Fn.File == File && Fn.Object == Object)
       return Slot;
   }
 }
 
-void Profile::index(FuncId F) {
+Profile::FunctionSlot &Profile::slotFor(StrId Object, StrId File, StrId Name,
+                                        uint32_t &Hash) {
+  Hash = hashIds(Object, File, Name);
+  // At most three quarters full: a slot in use costs a look at its hash,
+  // mostly in the cache line of the slot before it.
+  if (4 * (NumInSlots + 1) > 3 * FunctionSlots.size())
+    grow();
+  return FunctionSlots[findSlot(Hash, Object, File, Name)];
+}
+
+void Profile::grow() {
+  std::vector<FunctionSlot> Old = std::exchange(
+      FunctionSlots,
+      std::vector<FunctionSlot>(std::max<size_t>(64, 2 * FunctionSlots.size()),
+                                FunctionSlot{NoFunction, 0}));
+  size_t Mask = FunctionSlots.size() - 1;
+  for (const FunctionSlot &S : Old) {
+    if (S.F == NoFunction)
+      continue;
+    size_t Slot = S.Hash & Mask; // The ids in the table differ.
+    while (FunctionSlots[Slot].F != NoFunction)
+      Slot = (Slot + 1) & Mask;
+    FunctionSlots[Slot] = S;
+  }
+}
+
+void Profile::indexByName(FuncId F) {
   const Function &Fn = Functions[F];
-  // At most half full: a slot in use costs a look at its function, and a
-  // new function (most lookups of a cachegrind file) probes to an empty
-  // slot, two slots on average at this load and eight at three quarters.
-  if (2 * (NumInSlots + 1) > FunctionSlots.size()) {
-    std::vector<FuncId> Old = std::exchange(
-        FunctionSlots,
-        std::vector<FuncId>(std::max<size_t>(64, 2 * FunctionSlots.size()),
-                            NoFunction));
-    for (FuncId G : Old)
-      if (G != NoFunction) {
-        const Function &Gn = Functions[G];
-        FunctionSlots[findSlot(Gn.Object, Gn.File, Gn.Name)] = G;
-      }
-  }
-  size_t Slot = findSlot(Fn.Object, Fn.File, Fn.Name);
-  if (FunctionSlots[Slot] == NoFunction) { // The first of these ids wins.
-    FunctionSlots[Slot] = F;
-    ++NumInSlots;
-  }
   if (Fn.Name >= ByName.size())
     ByName.resize(Fn.Name + 1, FirstOfName{0, 0, NoFunction});
   if (ByName[Fn.Name].F == NoFunction)
@@ -380,20 +394,30 @@ void Profile::index(FuncId F) {
 }
 
 FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
-  for (; NumIndexed < Functions.size(); ++NumIndexed)
-    index(FuncId(NumIndexed));
+  // Functions added by addNewFunction() first.
+  uint32_t Hash;
+  for (; NumIndexed < Functions.size(); ++NumIndexed) {
+    const Function &Fn = Functions[NumIndexed];
+    FunctionSlot &S = slotFor(Fn.Object, Fn.File, Fn.Name, Hash);
+    if (S.F == NoFunction) { // The first of these ids wins.
+      S = {FuncId(NumIndexed), Hash};
+      ++NumInSlots;
+    }
+    indexByName(FuncId(NumIndexed));
+  }
   if (Name < ByName.size()) {
     const FirstOfName &First = ByName[Name];
     if (First.F != NoFunction && First.Object == Object && First.File == File)
       return First.F;
   }
-  if (!FunctionSlots.empty())
-    if (FuncId F = FunctionSlots[findSlot(Object, File, Name)]; F != NoFunction)
-      return F;
-  FuncId F = addNewFunction(Object, File, Name);
-  index(F);
+  FunctionSlot &S = slotFor(Object, File, Name, Hash);
+  if (S.F != NoFunction)
+    return S.F;
+  S = {addNewFunction(Object, File, Name), Hash};
+  ++NumInSlots;
+  indexByName(S.F);
   ++NumIndexed;
-  return F;
+  return S.F;
 }
 
 Part &Profile::addPart(ArrayRef<PositionKind> Positions) {
