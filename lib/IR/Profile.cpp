@@ -420,6 +420,19 @@ FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
   return S.F;
 }
 
+FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name,
+                                 FuncId Hint) {
+  // Every function indexed, each in a slot of its own: no two have equal
+  // ids, and the hint is the function of these ids if it has them.
+  if (Hint < Functions.size() && NumIndexed == Functions.size() &&
+      NumInSlots == NumIndexed) {
+    const Function &Fn = Functions[Hint];
+    if (Fn.Name == Name && Fn.File == File && Fn.Object == Object)
+      return Hint;
+  }
+  return getOrAddFunction(Object, File, Name);
+}
+
 Part &Profile::addPart(ArrayRef<PositionKind> Positions) {
   Parts.push_back(std::make_unique<Part>(Positions));
   return *Parts.back();

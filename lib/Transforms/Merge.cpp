@@ -107,10 +107,12 @@ Error Merger::add(Profile &Src, uint64_t Weight) {
   } else {
     M.File = Plain;
   }
-  for (FuncId F = 0, E = Src.numFunctions(); F != E; ++F) {
+  // The function after the one found last is looked at first.
+  for (FuncId F = 0, E = Src.numFunctions(), Next = 0; F != E; ++F) {
     const profkit::Function &Fn = Src.function(F);
     M.Func.push_back(Out.getOrAddFunction(M.File[Fn.Object], M.File[Fn.File],
-                                          Plain[Fn.Name]));
+                                          Plain[Fn.Name], Next));
+    Next = M.Func.back() + 1;
   }
 
   // Events by name: new ones get new columns at the end, so the rows

@@ -69,6 +69,24 @@ TEST(Profile, FindsEveryOneOfManyFunctionsOfAName) {
   EXPECT_EQ(P.numFunctions(), 5002u);
 }
 
+TEST(Profile, AHintedLookupFindsWhatAnUnhintedOneFinds) {
+  Profile P;
+  StrId Ob = P.Strings.intern("a.out"), F1 = P.Strings.intern("a.c"),
+        F2 = P.Strings.intern("b.c"), N = P.Strings.intern("f");
+  FuncId A = P.getOrAddFunction(Ob, F1, N);
+  FuncId B = P.getOrAddFunction(Ob, F2, N);
+  EXPECT_EQ(P.getOrAddFunction(Ob, F2, N, B), B);  // The hint is right.
+  EXPECT_EQ(P.getOrAddFunction(Ob, F2, N, A), B);  // Wrong.
+  EXPECT_EQ(P.getOrAddFunction(Ob, F1, N, 99), A); // Past the end.
+  FuncId C = P.getOrAddFunction(0, F1, N, A);      // New.
+  EXPECT_EQ(C, 2u);
+  // With two functions of equal ids, the first wins, whatever the hint.
+  FuncId Twin = P.addNewFunction(Ob, F2, N);
+  EXPECT_EQ(P.getOrAddFunction(Ob, F2, N, Twin), B);
+  EXPECT_EQ(P.getOrAddFunction(Ob, F2, N, Twin), B);
+  EXPECT_EQ(P.numFunctions(), 4u);
+}
+
 TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {
   Part Pt;
   // In order from 10 (the part needs no map), then a gap, then earlier ids.

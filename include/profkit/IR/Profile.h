@@ -487,6 +487,10 @@ public:
   }
 
   FuncId getOrAddFunction(StrId Object, StrId File, StrId Name);
+  /// The same, looking first at Hint, the function these ids likely name:
+  /// merging profiles of one program meets their functions in one order, and
+  /// a look at the next one costs less than a hash lookup.
+  FuncId getOrAddFunction(StrId Object, StrId File, StrId Name, FuncId Hint);
   /// Adds a function the caller knows is new (of an object no function has
   /// yet; a directory of time traces adds a million such). It is indexed
   /// when getOrAddFunction() next looks.
