@@ -362,9 +362,10 @@ size_t Profile::findSlot(uint32_t Hash, StrId Object, StrId File,
 Profile::FunctionSlot &Profile::slotFor(StrId Object, StrId File, StrId Name,
                                         uint32_t &Hash) {
   Hash = hashIds(Object, File, Name);
-  // At most three quarters full: a slot in use costs a look at its hash,
-  // mostly in the cache line of the slot before it.
-  if (4 * (NumInSlots + 1) > 3 * FunctionSlots.size())
+  // At most seven eighths full, as many slots as 4-byte ids took at half
+  // full: a slot in use costs a look at its hash, most probes staying in
+  // one or two cache lines.
+  if (8 * (NumInSlots + 1) > 7 * FunctionSlots.size())
     grow();
   return FunctionSlots[findSlot(Hash, Object, File, Name)];
 }
@@ -405,6 +406,8 @@ FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
     }
     indexByName(FuncId(NumIndexed));
   }
+  if (NumInSlots == NumIndexed) // Every function so far in a slot of its own.
+    DistinctIds = NumIndexed;
   if (Name < ByName.size()) {
     const FirstOfName &First = ByName[Name];
     if (First.F != NoFunction && First.Object == Object && First.File == File)
@@ -416,21 +419,26 @@ FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
   S = {addNewFunction(Object, File, Name), Hash};
   ++NumInSlots;
   indexByName(S.F);
-  ++NumIndexed;
+  if (++NumIndexed == NumInSlots)
+    DistinctIds = NumIndexed;
   return S.F;
 }
 
 FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name,
                                  FuncId Hint) {
-  // Every function indexed, each in a slot of its own: no two have equal
-  // ids, and the hint is the function of these ids if it has them.
-  if (Hint < Functions.size() && NumIndexed == Functions.size() &&
-      NumInSlots == NumIndexed) {
+  // No function before the hint has its ids: it is the first of them.
+  if (Hint < DistinctIds) {
     const Function &Fn = Functions[Hint];
     if (Fn.Name == Name && Fn.File == File && Fn.Object == Object)
       return Hint;
   }
   return getOrAddFunction(Object, File, Name);
+}
+
+void Profile::releaseFunctionIndex() {
+  FunctionSlots = {};
+  ByName = {};
+  NumInSlots = NumIndexed = 0;
 }
 
 Part &Profile::addPart(ArrayRef<PositionKind> Positions) {

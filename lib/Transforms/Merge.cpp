@@ -114,6 +114,8 @@ Error Merger::add(Profile &Src, uint64_t Weight) {
                                           Plain[Fn.Name], Next));
     Next = M.Func.back() + 1;
   }
+  // Nothing looks Src's functions up any more.
+  Src.releaseFunctionIndex();
 
   // Events by name: new ones get new columns at the end, so the rows
   // already merged stay valid.

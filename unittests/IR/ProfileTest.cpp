@@ -85,6 +85,15 @@ TEST(Profile, AHintedLookupFindsWhatAnUnhintedOneFinds) {
   EXPECT_EQ(P.getOrAddFunction(Ob, F2, N, Twin), B);
   EXPECT_EQ(P.getOrAddFunction(Ob, F2, N, Twin), B);
   EXPECT_EQ(P.numFunctions(), 4u);
+  // Without its index, a profile finds its functions as before.
+  P.releaseFunctionIndex();
+  EXPECT_EQ(P.getOrAddFunction(Ob, F2, N, B), B);
+  EXPECT_EQ(P.getOrAddFunction(Ob, F2, N, Twin), B);
+  P.releaseFunctionIndex();
+  EXPECT_EQ(P.getOrAddFunction(Ob, F1, N), A);
+  EXPECT_EQ(P.getOrAddFunction(0, F1, N), C);
+  EXPECT_EQ(P.getOrAddFunction(Ob, F2, N), B);
+  EXPECT_EQ(P.getOrAddFunction(0, F2, N), 4u);
 }
 
 TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {

@@ -491,6 +491,10 @@ public:
   /// merging profiles of one program meets their functions in one order, and
   /// a look at the next one costs less than a hash lookup.
   FuncId getOrAddFunction(StrId Object, StrId File, StrId Name, FuncId Hint);
+  /// Frees the index of functions by their ids, which the next lookup that
+  /// needs it makes again: a merge keeps two profiles of a million
+  /// functions, whose functions it mostly finds by hints.
+  void releaseFunctionIndex();
   /// Adds a function the caller knows is new (of an object no function has
   /// yet; a directory of time traces adds a million such). It is indexed
   /// when getOrAddFunction() next looks.
@@ -558,6 +562,9 @@ private:
   static constexpr FuncId NoFunction = ~FuncId(0);
   std::vector<FirstOfName> ByName;
   size_t NumIndexed = 0; // Functions in FunctionSlots and ByName.
+  /// No two of the first DistinctIds functions have equal ids (a hint
+  /// below it needs no index).
+  size_t DistinctIds = 0;
   std::vector<InlineSite> Sites = {InlineSite()};
   llvm::DenseMap<std::tuple<InlineSiteId, uint64_t, uint64_t, FuncId>,
                  InlineSiteId>
