@@ -268,12 +268,18 @@ struct InputReader {
   using Diagnose = std::function<void(const Twine &)>;
   ReadOptions Read;
   bool Relocate = false;
-  /// Reads Path, with its warnings and notes to Warn and Note.
+  /// The threads of a read beside another read (Read.MaxThreads: alone).
+  unsigned MaxThreadsBeside = 0;
+  /// Reads Path, with its warnings and notes to Warn and Note; Beside: while
+  /// another input is read.
   Expected<std::unique_ptr<Profile>> read(StringRef Path, const Diagnose &Warn,
-                                          const Diagnose &Note) const {
+                                          const Diagnose &Note,
+                                          bool Beside = false) const {
     ReadOptions Opts = Read;
     Opts.Warn = Warn;
     Opts.Note = Note;
+    if (Beside)
+      Opts.MaxThreads = MaxThreadsBeside;
     Expected<std::unique_ptr<Profile>> P = readProfile(Path, Opts);
     if (!P || !Relocate)
       return P;
@@ -285,8 +291,9 @@ struct InputReader {
       return std::move(E);
     return P;
   }
-  Expected<std::unique_ptr<Profile>> read(StringRef Path) const {
-    return read(Path, warn, note);
+  Expected<std::unique_ptr<Profile>> read(StringRef Path,
+                                          bool Beside = false) const {
+    return read(Path, warn, note, Beside);
   }
 };
 
@@ -294,9 +301,11 @@ struct InputReader {
 /// (PassContext::NextInput). When -threads allows two, the next input is
 /// read on threads of its own while the first is read and while the pass
 /// merges the one before: one input ahead, so that memory holds one more
-/// input, not all of them. The warnings and notes of an input read ahead
-/// wait until the pass takes it, so they come in the order of reading one
-/// at a time.
+/// input, not all of them. The second input and the first are read at once
+/// on half the threads each; a later one on all of them, as the merge of
+/// the one before takes less time than reading it. The warnings and notes
+/// of an input read ahead wait until the pass takes it, so they come in the
+/// order of reading one at a time.
 class InputQueue {
 public:
   InputQueue(const InputReader &Reader, ArrayRef<std::string> Paths,
@@ -331,8 +340,9 @@ private:
   void startNext() {
     if (!ReadAhead || Next >= Paths.size())
       return;
+    bool BesideFirst = Next == 1;
     StringRef Path = Paths[Next++];
-    Ahead = std::async(std::launch::async, [this, Path] {
+    Ahead = std::async(std::launch::async, [this, Path, BesideFirst] {
       Diagnostics Held;
       auto Keep = [&Held](bool IsWarning) {
         return [&Held, IsWarning](const Twine &Msg) {
@@ -340,7 +350,7 @@ private:
         };
       };
       Expected<std::unique_ptr<Profile>> P =
-          Reader.read(Path, Keep(true), Keep(false));
+          Reader.read(Path, Keep(true), Keep(false), BesideFirst);
       return Result{std::move(P), std::move(Held)};
     });
   }
@@ -356,7 +366,8 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
   // The second input is read beside the first.
   InputQueue Queue(Reader, Inputs, ReadAhead);
   Ctx.NextInput = [&] { return Queue.take(); };
-  Expected<std::unique_ptr<Profile>> P = Reader.read(Inputs.front());
+  Expected<std::unique_ptr<Profile>> P =
+      Reader.read(Inputs.front(), /*Beside=*/ReadAhead);
   if (!P)
     return P.takeError();
   // The process ends right after this: let the system take the profile's
@@ -448,12 +459,11 @@ int main(int argc, char **argv) {
   Reader.Read.Note = note;
   Reader.Read.Threads = ReadThreads;
   Reader.Read.MaxThreads = Threads;
-  // Several inputs are read two at a time (InputQueue), each on half the
-  // threads: more would only take turns on the cores, and cost memory (a
-  // file read in more pieces holds more copies of its names).
+  // The first two of several inputs are read at once (InputQueue), each on
+  // half the threads: more would only take turns on the cores, and cost
+  // memory (a file read in more pieces holds more copies of its names).
   bool ReadAhead = Inputs.size() > 1 && availableThreads(Threads) > 1;
-  if (ReadAhead)
-    Reader.Read.MaxThreads = std::max(1u, availableThreads(Threads) / 2);
+  Reader.MaxThreadsBeside = std::max(1u, availableThreads(Threads) / 2);
   Reader.Read.Binary = Binary;
   if (MaxMemory.getNumOccurrences())
     Reader.Read.MaxMemory =
