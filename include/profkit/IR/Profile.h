@@ -492,8 +492,8 @@ public:
   /// a look at the next one costs less than a hash lookup.
   FuncId getOrAddFunction(StrId Object, StrId File, StrId Name, FuncId Hint);
   /// Frees the index of functions by their ids, which the next lookup that
-  /// needs it makes again: a merge keeps two profiles of a million
-  /// functions, whose functions it mostly finds by hints.
+  /// needs it makes again: a merge holds each input, whose functions it
+  /// never looks up once they are mapped, beside the merged profile.
   void releaseFunctionIndex();
   /// Adds a function the caller knows is new (of an object no function has
   /// yet; a directory of time traces adds a million such). It is indexed
@@ -533,9 +533,10 @@ private:
   /// ids, each with 32 bits of the hash of its ids (a DenseMap keyed by the
   /// ids took 16 bytes a slot, and a cachegrind file holds a million
   /// functions). A probe compares hashes and looks at a function only when
-  /// they match: reading a function's ids was a cache miss a slot in use,
-  /// a third of the time of reading a cachegrind file. The hash also places
-  /// a slot when the table grows. The size is a power of two.
+  /// they match: reading the ids of the function in every slot probed was a
+  /// cache miss a slot, a third of the time of looking functions up. The
+  /// hash also places a slot when the table grows. The size is a power of
+  /// two.
   struct FunctionSlot {
     FuncId F;
     uint32_t Hash;
