@@ -151,8 +151,8 @@ static cl::opt<unsigned> ReadThreads(
 static cl::opt<unsigned> Threads(
     "threads", cl::init(0),
     cl::desc("Threads to use at most: to read a file in pieces, to read "
-             "the next input while a pass merges the last (each read on "
-             "half the threads), to copy what merge adds, to write "
+             "the next input while a pass merges the last (the first two "
+             "on half the threads each), to copy what merge adds, to write "
              "(0: every core; -read-threads and -write-threads choose for "
              "one step); the output is the same for any number"),
     cl::value_desc("N"), cl::cat(Category));
