@@ -39,6 +39,13 @@ if config.profkit_have_man:
     config.available_features.add("man-pages")
 config.substitutions.append(
     ("%S_examples", os.path.join(config.profkit_src_root, "examples")))
+# A bound on a command's CPU time, which other work on the machine does not
+# change as it does wall time: tests that a read takes linear time run it
+# under %cpu-limit-10s. Sanitizers slow a program by a varying factor, so
+# their build runs the command without a bound.
+config.substitutions.append(
+    ("%cpu-limit-10s",
+     "" if config.profkit_sanitize else "prlimit --cpu=10 --"))
 
 # Real tools the tests run when the machine has them.
 for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip",
