@@ -22,7 +22,8 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = sys.argv[1]
 opt = sys.argv[2] if len(sys.argv) > 2 else None
 targets = ["callgrind-reader", "webgrind-reader", "gmon-reader", "roundtrip",
-           "pipeline-parser", "sampleprof-reader", "timetrace-reader"]
+           "merge", "pipeline-parser", "sampleprof-reader",
+           "timetrace-reader"]
 for t in targets:
     os.makedirs(os.path.join(out, t), exist_ok=True)
 
@@ -166,5 +167,9 @@ for leftover in (tmp + ".cpp", tmp + ".o", tmp + ".json"):
 for leftover in (tmp, tmp + ".prof"):
     if os.path.exists(leftover):
         os.remove(leftover)
+# merge reads what roundtrip reads.
+for seed in os.listdir(os.path.join(out, "roundtrip")):
+    with open(os.path.join(out, "roundtrip", seed), "rb") as f:
+        add(f.read(), "merge")
 for t in targets:
     print("%s: %d seeds" % (t, len(os.listdir(os.path.join(out, t)))))

@@ -31,13 +31,13 @@ fi
 shift $(( $# < 2 ? $# : 2 ))
 targets=("$@")
 [ ${#targets[@]} -ne 0 ] ||
-  targets=(callgrind-reader webgrind-reader gmon-reader roundtrip pipeline-parser
-    sampleprof-reader timetrace-reader)
+  targets=(callgrind-reader webgrind-reader gmon-reader roundtrip merge
+    pipeline-parser sampleprof-reader timetrace-reader)
 
 ninja -C "$build" -j "$(nproc)" profkit-fuzzers >/dev/null ||
   { echo "fuzz build: FAILED"; exit 1; }
 corpus="$build/fuzz-corpus"
-if [ ! -d "$corpus/timetrace-reader" ]; then
+if [ ! -d "$corpus/merge" ]; then
   python3 fuzz/make-corpus.py "$corpus" build/bin/profkit-opt >/dev/null ||
     python3 fuzz/make-corpus.py "$corpus" >/dev/null ||
     { echo "fuzz corpus: FAILED"; exit 1; }
@@ -47,7 +47,7 @@ status=0
 for t in "${targets[@]}"; do
   dict=()
   case $t in
-  callgrind-reader | roundtrip) dict=(-dict=fuzz/callgrind.dict) ;;
+  callgrind-reader | roundtrip | merge) dict=(-dict=fuzz/callgrind.dict) ;;
   pipeline-parser) dict=(-dict=fuzz/pipeline.dict) ;;
   timetrace-reader) dict=(-dict=fuzz/timetrace.dict) ;;
   esac

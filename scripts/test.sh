@@ -64,7 +64,7 @@ else
   run_lit build-sanitize
 
   echo "== fuzz targets, $fuzz_runs inputs each, fixed seed (build-sanitize)"
-  for target in callgrind-reader webgrind-reader gmon-reader roundtrip \
+  for target in callgrind-reader webgrind-reader gmon-reader roundtrip merge \
     pipeline-parser sampleprof-reader timetrace-reader; do
     if bash fuzz/run-fuzzers.sh "runs:$fuzz_runs" build-sanitize "$target"; then
       passed=$(( passed + 1 ))

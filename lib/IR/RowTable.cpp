@@ -169,24 +169,29 @@ bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
 
 bool RowTable::finalize() {
   bool Ok = true;
-  if (State && State->Runs && State->Runs->overlap())
+  if (State && State->Runs && (KeyOrder || State->Runs->overlap()))
     Ok = compact();
   if (State)
     State->Runs.reset();
+  KeyOrder = false; // Later rows are runs apart from these.
+
   return Ok;
 }
 
 void RowTable::shrink() {
   State.reset();
+  KeyOrder = false; // As the runs, forgotten: the rows are now one run.
   Data.shrink();
 }
 
 void RowBytes::grow(size_t N) {
   if (N > (size_t(1) << 31))
     report_bad_alloc_error("a row table of 2 GB");
-  // The least capacity CapCode can say, (8 + M) << E, of at least N (and
-  // twice the last, to append in amortized constant time).
-  N = std::max<size_t>(N, 2 * capacity());
+  // Twice the last capacity, to append in amortized constant time.
+  reallocate(std::max<size_t>(N, 2 * capacity()));
+}
+
+void RowBytes::reallocate(size_t N) {
   unsigned E = Log2_64(N) - 3;
   size_t M = divideCeil(N, size_t(1) << E);
   if (M == 16) {
@@ -198,6 +203,18 @@ void RowBytes::grow(size_t N) {
   release();
   Heap = New;
   CapCode = uint8_t(1 + E * 8 + (M - 8));
+}
+
+void RowBytes::assign(const uint8_t *B, const uint8_t *E) {
+  size_t N = E - B;
+  if (!fits(N)) {
+    if (N > (size_t(1) << 31))
+      report_bad_alloc_error("a row table of 2 GB");
+    Size = 0; // Nothing to keep.
+    reallocate(std::max<size_t>(N, InlineBytes));
+  }
+  std::copy(B, E, data());
+  Size = uint32_t(N);
 }
 
 void RowBytes::shrink() {
@@ -267,6 +284,7 @@ bool RowTable::compact() {
 
   Data.clear();
   Sorted = true;
+  KeyOrder = true;
   State->Runs.reset();
   std::fill(State->lastKey(), State->lastKey() + KeyWidth, 0); // From zero.
   bool Ok = true;
@@ -415,11 +433,119 @@ uint8_t *RowTable::encodeInOrder(uint8_t *Out, const RowBatch &B,
   return Out;
 }
 
+/// Merges the sorted batch B into the sorted table in one pass over both,
+/// where that gives the rows that adding B's rows one by one and then
+/// finalize() would: B starts after the table's last row, at it, or before
+/// it where the table keeps key order or B shares a run-word value with it
+/// (the runs overlap, so finalize() would merge them). Returns
+/// std::nullopt, the table unchanged, where it does not apply, or where the
+/// table may hold many more rows than B: B then goes in as a run, merged
+/// when the table has doubled, which bounds the work of a big table taking
+/// many small batches.
+std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
+  ArrayRef<uint32_t> Order = B.order();
+  const unsigned KW = KeyWidth, VW = B.ValueWidth;
+  auto BatchKey = [&](size_t J) { return B.row(Order[J]); };
+  if (!Sorted || (State && State->Runs) ||
+      Data.size() > 4 * B.size() * (2 + KW + VW))
+    return std::nullopt;
+  // Continuing the table needs no pass over it.
+  if (State && compareKeys(ArrayRef(BatchKey(0), KW), State->lastKey()) > 0)
+    return std::nullopt;
+
+  SmallVector<uint8_t, 0> &Out = B.Encoded;
+  size_t Used = 0, LastValuesAt = 0;
+  uint64_t Last[MaxKeyWidth] = {}, TableLast[MaxKeyWidth] = {};
+  SmallVector<uint64_t, 16> Sum;
+  // The run-word values of the table and of B, in order, each change once.
+  SmallVector<uint64_t, 8> TableWords, BatchWords;
+  auto Note = [&](SmallVectorImpl<uint64_t> &Words, uint64_t W) {
+    if (Words.empty() || Words.back() != W)
+      Words.push_back(W);
+  };
+  auto Emit = [&](const uint64_t *Key, const uint64_t *Values, size_t N) {
+    size_t Need = Used + maxEncodedSize(KW + N);
+    if (Out.size() < Need)
+      Out.resize_for_overwrite(std::max(2 * Out.size(), Need));
+    uint8_t *ValuesAt;
+    Used = encodeRow(Out.data() + Used, Key, KW, Last, Values, N, ValuesAt) -
+           Out.data();
+    LastValuesAt = ValuesAt - Out.data();
+  };
+  bool Ok = true;
+  iterator It = begin(), E = end();
+  for (size_t J = 0, NB = Order.size(); It != E || J != NB;) {
+    int Cmp = It == E ? 1 : J == NB ? -1 : compareKeys(It->Key, BatchKey(J));
+    if (Cmp > 0) {
+      const uint64_t *R = BatchKey(J++);
+      Note(BatchWords, R[RunWord]);
+      Emit(R, R + KW, VW);
+      continue;
+    }
+    Note(TableWords, It->Key[RunWord]);
+    std::copy(It->Key.begin(), It->Key.end(), TableLast);
+    if (Cmp < 0) {
+      Emit(It->Key.data(), It->Values.data(), It->Values.size());
+    } else {
+      const uint64_t *R = BatchKey(J++);
+      Note(BatchWords, R[RunWord]);
+      Sum.assign(It->Values.begin(), It->Values.end());
+      Sum.resize(std::max<size_t>(Sum.size(), VW));
+      for (unsigned V = 0; V != VW; ++V)
+        Ok &= addCost(Sum[V], R[KW + V]);
+      Emit(R, Sum.data(), Sum.size());
+    }
+    ++It;
+  }
+
+  if (compareKeys(ArrayRef(BatchKey(0), KW), TableLast) < 0) {
+    if (!KeyOrder) {
+      auto Distinct = [](SmallVectorImpl<uint64_t> &Words) {
+        llvm::sort(Words);
+        Words.erase(std::unique(Words.begin(), Words.end()), Words.end());
+      };
+      Distinct(TableWords);
+      Distinct(BatchWords);
+      auto T = TableWords.begin(), BW = BatchWords.begin();
+      while (T != TableWords.end() && BW != BatchWords.end() && *T != *BW)
+        *T < *BW ? ++T : ++BW;
+      if (T == TableWords.end() || BW == BatchWords.end())
+        return std::nullopt; // Disjoint runs: B stays a run of its own.
+    }
+    KeyOrder = true;
+  }
+  Data.assign(Out.data(), Out.data() + Used);
+  if (State) {
+    std::copy(Last, Last + KW, State->lastKey());
+    State->LastValuesOffset = uint32_t(LastValuesAt);
+    State->BytesAfterCompaction = uint32_t(Used);
+  }
+  return Ok;
+}
+
+bool RowTable::mergeBatch(RowBatch &B) {
+  assert(B.KeyWidth == KeyWidth && "batch of the wrong width");
+  if (B.empty())
+    return true;
+  bool Ok = B.sortAndSum();
+  if (!empty())
+    if (std::optional<bool> Merged = mergeInOnePass(B)) {
+      B.clear();
+      return Ok && *Merged;
+    }
+  return addSortedBatch(B) && Ok;
+}
+
 bool RowTable::addBatch(RowBatch &B) {
   assert(B.KeyWidth == KeyWidth && "batch of the wrong width");
   if (B.empty())
     return true;
   bool Ok = B.sortAndSum();
+  return addSortedBatch(B) && Ok;
+}
+
+bool RowTable::addSortedBatch(RowBatch &B) {
+  bool Ok = true;
   // A new table needs no build state (one allocation per table of a
   // profile): its rows start from zeros, and a later add() rebuilds the
   // state from them, as after shrink().

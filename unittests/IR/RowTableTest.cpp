@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <utility>
 #include <vector>
 
 using namespace profkit;
@@ -223,6 +224,44 @@ TEST(RowBatch, LaterBatchesContinueOrGoRowByRow) {
   EXPECT_EQ(R[{4}], std::vector<uint64_t>{1});
 }
 
+TEST(RowBatch, MergedBatchesKeepKeyOrderOnceTheyOverlap) {
+  RowTable T(2, /*RunWord=*/1);
+  RowBatch B(2);
+  auto Positions = [&] {
+    std::vector<uint64_t> P;
+    for (const Row &R : T)
+      P.push_back(R.Key[0]);
+    return P;
+  };
+  B.add({10, 1}, {1});
+  B.add({20, 1}, {1});
+  ASSERT_TRUE(T.mergeBatch(B));
+  B.add({30, 2}, {1}); // Continues the table.
+  ASSERT_TRUE(T.mergeBatch(B));
+  B.add({2, 3}, {1}); // Before it, in a file of its own: a run apart.
+  ASSERT_TRUE(T.mergeBatch(B));
+  EXPECT_EQ(Positions(), (std::vector<uint64_t>{10, 20, 30, 2}));
+  ASSERT_TRUE(T.finalize());
+  EXPECT_FALSE(T.isSorted());
+
+  RowTable U(2, /*RunWord=*/1);
+  B.add({10, 1}, {1});
+  B.add({20, 1}, {1});
+  ASSERT_TRUE(U.mergeBatch(B));
+  B.add({5, 1}, {1}); // Before it, in its file: merged at once.
+  B.add({20, 1}, {2});
+  ASSERT_TRUE(U.mergeBatch(B));
+  EXPECT_TRUE(U.isSorted());
+  EXPECT_TRUE(U.isFinalized());
+  B.add({3, 2}, {1}); // In a file of its own, but the table keeps key order.
+  ASSERT_TRUE(U.mergeBatch(B));
+  ASSERT_TRUE(U.finalize());
+  std::swap(T, U);
+  EXPECT_EQ(Positions(), (std::vector<uint64_t>{3, 5, 10, 20}));
+  EXPECT_EQ(collect(T)[(std::vector<uint64_t>{20, 1})],
+            std::vector<uint64_t>{3});
+}
+
 TEST(RowBatch, OverflowIsReportedAndSaturates) {
   RowTable T(1);
   RowBatch B(1);
@@ -358,6 +397,58 @@ TEST_P(RandomRows, BatchesMatchReferenceMap) {
     while (!V.empty() && !V.back())
       V.pop_back();
   EXPECT_EQ(collect(T), Ref);
+}
+
+// mergeBatch() of a batch whose rows come in key order (merge adds each
+// input's rows of a function so) gives, once finalized, the table that
+// adding its rows one by one gives, in the same order: a batch merged with
+// the rows in one pass, or appended, or added as a run. Batches that continue
+// the table, repeat its keys, start before it in the same files or in others,
+// into tables small and large, with and without the state that shrink() frees.
+TEST_P(RandomRows, InOrderBatchesMatchRowByRow) {
+  std::mt19937_64 Rng(5);
+  auto Decode = [](const RowTable &T) {
+    std::vector<std::vector<uint64_t>> Rows;
+    for (const Row &R : T) {
+      Rows.emplace_back(R.Key.begin(), R.Key.end());
+      Rows.back().insert(Rows.back().end(), R.Values.begin(), R.Values.end());
+      Rows.back().push_back(R.Values.size());
+    }
+    return Rows;
+  };
+  for (int Trial = 0; Trial != 300; ++Trial) {
+    RowTable ByBatch(2, GetParam()), ByRow(2, GetParam());
+    RowBatch B(2);
+    for (int Batch = 0, NB = 1 + Rng() % 6; Batch != NB; ++Batch) {
+      // A run of increasing keys, some files only, from a random start.
+      uint64_t Pos = Rng() % 3 ? Rng() % 40 : 0;
+      unsigned Files = 1 + Rng() % 3, FileBase = Rng() % 2;
+      for (int I = 0, N = 1 + Rng() % (Rng() % 4 ? 8 : 200); I != N; ++I) {
+        uint64_t File = FileBase + Rng() % Files;
+        std::vector<uint64_t> V(1 + Rng() % 3);
+        for (uint64_t &X : V)
+          X = Rng() % 4 ? Rng() % 100 : 0;
+        if (!B.empty()) {
+          const uint64_t *Prev = std::as_const(B).row(B.size() - 1);
+          if (std::make_pair(Pos, File) < std::make_pair(Prev[0], Prev[1]))
+            File = Prev[1] + Rng() % 2;
+        }
+        B.add({Pos, File}, V);
+        ASSERT_TRUE(ByRow.add({Pos, File}, V));
+        Pos += Rng() % 3;
+      }
+      ASSERT_TRUE(ByBatch.mergeBatch(B));
+      if (Rng() % 4 == 0) {
+        ASSERT_TRUE(ByBatch.finalize());
+        ASSERT_TRUE(ByRow.finalize());
+        ByBatch.shrink();
+        ByRow.shrink();
+      }
+    }
+    ASSERT_TRUE(ByBatch.finalize());
+    ASSERT_TRUE(ByRow.finalize());
+    ASSERT_EQ(Decode(ByBatch), Decode(ByRow)) << "trial " << Trial;
+  }
 }
 
 // With the run word first and second (the position, the source file).

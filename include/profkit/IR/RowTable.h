@@ -28,6 +28,10 @@
 // sorted (each row placed into the rows before it, or, for blocks far out of
 // order, by merging its increasing runs), repeated keys are summed, and a
 // block that continues the table in key order is encoded in one pass.
+// Merge adds each input's rows of a function as a block too, to a table it
+// finalizes: a block that finalize() would merge with the rows there is
+// merged at once, in one pass over both, while the table is not much bigger
+// than the block; the table then keeps key order for the inputs after.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +49,7 @@
 #include <cstdlib>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace profkit {
@@ -277,6 +282,9 @@ public:
     resize_for_overwrite(Old + (E - B));
     std::copy(B, E, data() + Old);
   }
+  /// Replaces the bytes with [B, E), which must not be within them; a new
+  /// block is as small as the capacity codes allow, not twice the old one.
+  void assign(const uint8_t *B, const uint8_t *E);
   /// Gives back the slack: into the table if the rows fit, else a heap
   /// block of their size when a quarter of it is slack.
   void shrink();
@@ -296,6 +304,8 @@ private:
     return size_t(8 + C % 8) << (C / 8);
   }
   void grow(size_t N);
+  /// Moves the bytes to a new block of at least N bytes.
+  void reallocate(size_t N);
   void release() {
     if (onHeap())
       std::free(Heap);
@@ -327,7 +337,7 @@ class RowTable {
 public:
   /// RunWord is the key word whose values tend to separate runs.
   explicit RowTable(unsigned KeyWidth = 0, unsigned RunWord = 0)
-      : KeyWidth(KeyWidth), RunWord(RunWord) {
+      : KeyWidth(KeyWidth), RunWord(RunWord), Sorted(true), KeyOrder(false) {
     assert(KeyWidth <= MaxKeyWidth && "key too wide");
   }
   RowTable(RowTable &&) = default;
@@ -347,6 +357,12 @@ public:
   /// Adds the rows of B, as add() would one by one, and clears B. Returns
   /// false if a sum overflowed 64 bits; the sum then saturates.
   [[nodiscard]] bool addBatch(RowBatch &B);
+  /// As addBatch(), for a table that will be finalize()d, which then holds
+  /// the same rows in the same order; a batch that would merge with the
+  /// rows there is merged at once, in one pass over both (merge adds a
+  /// function's rows once per input). A table whose rows and a batch so
+  /// merged overlap keeps key order from then on.
+  [[nodiscard]] bool mergeBatch(RowBatch &B);
 
   /// Merges repeated keys, so every key is in one row. Rows are then in key
   /// order, or in runs that are each in key order. Returns false if a sum
@@ -440,12 +456,17 @@ private:
   bool addToLastRow(llvm::ArrayRef<uint64_t> Values);
   void startRun();
   bool compact();
+  bool addSortedBatch(RowBatch &B);
+  std::optional<bool> mergeInOnePass(RowBatch &B);
 
-  // These three fit in Data's padding, and a table in 32 bytes.
+  // These fit in Data's padding, and a table in 32 bytes.
   [[no_unique_address]] RowBytes Data;
   uint8_t KeyWidth;
   uint8_t RunWord;
-  bool Sorted = true; // Keys strictly increase along the stream.
+  bool Sorted : 1; // Keys strictly increase along the stream.
+  // Runs added since finalize() or shrink() overlapped: finalize() merges
+  // every run since, and mergeBatch() merges batches at once.
+  bool KeyOrder : 1;
   std::unique_ptr<BuildState, BuildState::Deleter> State;
 };
 static_assert(sizeof(RowTable) == 32, "a profile holds millions of tables");

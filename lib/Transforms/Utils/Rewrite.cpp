@@ -64,6 +64,47 @@ private:
 };
 } // namespace
 
+namespace {
+/// The rows one table of a function takes from one source table, gathered
+/// to go in as one batch, which merges with the rows already there in one
+/// pass (merge adds a function's rows once per input; the callers finalize
+/// the tables). Rows that come out of key order (ids mapped to ids in
+/// another order) go one by one, as they came, not sorted as a batch's.
+class TableRows {
+public:
+  explicit TableRows(unsigned KeyWidth) : Rows(KeyWidth) {}
+  void add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
+    if (InOrder && !Rows.empty()) {
+      const uint64_t *Prev = std::as_const(Rows).row(Rows.size() - 1);
+      InOrder = !std::lexicographical_compare(Key.begin(), Key.end(), Prev,
+                                              Prev + Key.size());
+    }
+    Rows.add(Key, Values);
+  }
+  /// Adds the rows to T and starts afresh; false if a sum overflowed.
+  [[nodiscard]] bool flushInto(RowTable &T) {
+    bool Ok = true;
+    if (InOrder) {
+      Ok = T.mergeBatch(Rows);
+    } else {
+      const unsigned KW = Rows.keyWidth(), VW = Rows.valueWidth();
+      for (size_t I = 0; I != Rows.size(); ++I) {
+        const uint64_t *R = std::as_const(Rows).row(I);
+        Ok &= T.add(ArrayRef(R, KW), ArrayRef(R + KW, VW));
+      }
+      Rows.clear();
+    }
+    InOrder = true;
+    return Ok;
+  }
+  bool empty() const { return Rows.empty(); }
+
+private:
+  RowBatch Rows;
+  bool InOrder = true;
+};
+} // namespace
+
 /// Fewer functions than this a thread are copied on one.
 static constexpr size_t MinFunctionsPerThread = 4096;
 
@@ -147,6 +188,8 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
     SelfKey SK(DL);
     CallKey CK(DL);
     JumpKey JK(DL);
+    TableRows SelfRows(DL.selfWidth()), CallRows(DL.callWidth()),
+        JumpRows(DL.jumpWidth());
     for (size_t I = 0; I != Dests.size(); ++I) {
       auto &FD = From.functions()[I];
       if (Dests[I] == Dropped || M.Func[FD.Id] % Shares != Share)
@@ -178,8 +221,9 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         Head(SK, R);
         MapCosts(R.Values);
         Weigh(Values);
-        Ok &= To2.Self.add(SK.key(), Values);
+        SelfRows.add(SK.key(), Values);
       }
+      Ok &= SelfRows.flushInto(To2.Self);
       for (const Row &R : FD.Calls) {
         FuncId Callee = M.Func[SL.callee(R)];
         if (Callee == DroppedFunction)
@@ -191,8 +235,9 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         Values.push_back(R.value(0));
         MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
         Weigh(Values);
-        Ok &= To2.Calls.add(CK.key(), Values);
+        CallRows.add(CK.key(), Values);
       }
+      Ok &= CallRows.flushInto(To2.Calls);
       // Not FD.jumps(), which would make FD's rare data.
       for (const Row &R : std::as_const(FD).jumps()) {
         FuncId Target = M.Func[SL.jumpTargetFunction(R)];
@@ -209,8 +254,10 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         }
         Values.append(R.Values.begin(), R.Values.end());
         Weigh(Values);
-        Ok &= To2.jumps().add(JK.key(), Values);
+        JumpRows.add(JK.key(), Values);
       }
+      if (!JumpRows.empty())
+        Ok &= JumpRows.flushInto(To2.jumps());
       if constexpr (Release) {
         FD.Self.clear();
         FD.Calls.clear();
