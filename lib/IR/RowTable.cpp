@@ -455,7 +455,8 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
 
   SmallVector<uint8_t, 0> &Out = B.Encoded;
   size_t Used = 0, LastValuesAt = 0;
-  uint64_t Last[MaxKeyWidth] = {}, TableLast[MaxKeyWidth] = {};
+  uint64_t Last[MaxKeyWidth], TableLast[MaxKeyWidth]; // TableLast: set below.
+  std::fill_n(Last, KW, 0);
   SmallVector<uint64_t, 16> Sum;
   // The run-word values of the table and of B, in order, each change once.
   SmallVector<uint64_t, 8> TableWords, BatchWords;

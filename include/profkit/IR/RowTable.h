@@ -116,7 +116,7 @@ public:
   }
   void add(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values) {
     assert(Key.size() == KeyWidth && "key of the wrong width");
-    uint64_t *W = appendRow(Values.size());
+    uint64_t *W = appendRowUninitialized(Values.size());
     for (size_t I = 0; I != Key.size(); ++I)
       W[I] = Key[I];
     for (size_t I = 0; I != Values.size(); ++I)
