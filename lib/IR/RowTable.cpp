@@ -458,10 +458,11 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
   uint64_t Last[MaxKeyWidth], TableLast[MaxKeyWidth]; // TableLast: set below.
   std::fill_n(Last, KW, 0);
   SmallVector<uint64_t, 16> Sum;
-  // The run-word values of the table and of B, in order, each change once.
+  // The run-word values of the table and of B, in order, each change once:
+  // only a table that does not keep key order yet needs them.
   SmallVector<uint64_t, 8> TableWords, BatchWords;
   auto Note = [&](SmallVectorImpl<uint64_t> &Words, uint64_t W) {
-    if (Words.empty() || Words.back() != W)
+    if (!KeyOrder && (Words.empty() || Words.back() != W))
       Words.push_back(W);
   };
   auto Emit = [&](const uint64_t *Key, const uint64_t *Values, size_t N) {

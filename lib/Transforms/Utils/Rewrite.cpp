@@ -72,7 +72,12 @@ namespace {
 /// another order) go one by one, as they came, not sorted as a batch's.
 class TableRows {
 public:
-  explicit TableRows(unsigned KeyWidth) : Rows(KeyWidth) {}
+  /// Starts gathering rows of KeyWidth words, with none so far.
+  void start(unsigned KeyWidth) {
+    Rows.clear();
+    Rows.setKeyWidth(KeyWidth);
+    InOrder = true;
+  }
   void add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
     if (InOrder && !Rows.empty()) {
       const uint64_t *Prev = std::as_const(Rows).row(Rows.size() - 1);
@@ -188,8 +193,12 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
     SelfKey SK(DL);
     CallKey CK(DL);
     JumpKey JK(DL);
-    TableRows SelfRows(DL.selfWidth()), CallRows(DL.callWidth()),
-        JumpRows(DL.jumpWidth());
+    // Kept by each thread from part to part: merge copies tens of thousands
+    // of small parts, whose batches would allocate their buffers anew.
+    thread_local TableRows SelfRows, CallRows, JumpRows;
+    SelfRows.start(DL.selfWidth());
+    CallRows.start(DL.callWidth());
+    JumpRows.start(DL.jumpWidth());
     for (size_t I = 0; I != Dests.size(); ++I) {
       auto &FD = From.functions()[I];
       if (Dests[I] == Dropped || M.Func[FD.Id] % Shares != Share)
