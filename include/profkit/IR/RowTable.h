@@ -22,7 +22,9 @@
 // Only runs that overlap (Xdebug repeats a function's rows once per call) are
 // merged, by a sort-and-sum compaction that runs whenever the stream has
 // doubled since the last one, and in finalize() for consumers that need each
-// key in one row.
+// key in one row. Once runs have overlapped, finalize() merges every run
+// added since the last finalize(), so that the order of the rows does not
+// depend on when a compaction ran.
 //
 // Readers add rows a function block at a time through a RowBatch: the block is
 // sorted (each row placed into the rows before it, or, for blocks far out of
@@ -31,7 +33,7 @@
 // Merge adds each input's rows of a function as a block too, to a table it
 // finalizes: a block that finalize() would merge with the rows there is
 // merged at once, in one pass over both, while the table is not much bigger
-// than the block; the table then keeps key order for the inputs after.
+// than the block; the table then keeps key order until finalize().
 //
 //===----------------------------------------------------------------------===//
 
@@ -361,7 +363,7 @@ public:
   /// the same rows in the same order; a batch that would merge with the
   /// rows there is merged at once, in one pass over both (merge adds a
   /// function's rows once per input). A table whose rows and a batch so
-  /// merged overlap keeps key order from then on.
+  /// merged overlap keeps key order until finalize().
   [[nodiscard]] bool mergeBatch(RowBatch &B);
 
   /// Merges repeated keys, so every key is in one row. Rows are then in key
