@@ -191,6 +191,49 @@ TEST(InputStreamTest, Ranges) {
             std::nullopt);
 }
 
+// A plain file is mapped and read in place, a chunk (1 MB) at a time: lines
+// that cross chunks, a line longer than a chunk, a last line without '\n'
+// (which gets one), ranges that start off a page boundary, and the memory
+// limit come out as from a buffer read.
+TEST(InputStreamTest, PlainFilesInPlace) {
+  std::string Text;
+  for (unsigned I = 0; Text.size() < (3u << 20); ++I)
+    Text += "line " + std::to_string(I) + std::string(I % 89, 'x') + "\n";
+  Text += std::string(1500000, 'y') + "\r\nlast";
+  TempFile F(Text);
+  auto ReadBack = [](InputStream &In) {
+    std::string Back;
+    StringRef Line;
+    while (In.nextLine(Line)) {
+      EXPECT_TRUE(Line.end()[0] == '\n' || Line.end()[0] == '\r');
+      (Back += Line) += '\n';
+    }
+    EXPECT_FALSE(bool(In.takeError()));
+    return Back;
+  };
+  std::string Expected = Text;
+  Expected.erase(Expected.size() - 6, 1); // The '\r'.
+  Expected += '\n';
+  std::unique_ptr<InputStream> In = openFile(F.path());
+  EXPECT_EQ(ReadBack(*In), Expected);
+  EXPECT_EQ(In->tell(), Text.size());
+
+  size_t From = 4099 + Text.substr(4099).find('\n') + 1;
+  std::unique_ptr<InputStream> Range =
+      openFile(F.path())->range(From, Text.size() - From);
+  EXPECT_EQ(ReadBack(*Range), Expected.substr(From));
+
+  In = openFile(F.path());
+  In->setMemoryLimit(1 << 20);
+  StringRef Line;
+  while (In->nextLine(Line))
+    ;
+  EXPECT_EQ(toString(In->takeError()),
+            (F.path() + ": more than 1048576 bytes in one line or binary "
+                        "file: over the memory limit (-max-memory)")
+                .str());
+}
+
 // nextLineContaining() gives the lines nextLine() would that hold either
 // byte: across the 1 MB reads, with '\r\n' ends, for a hit at either end of
 // a line, in lines longer than a read (with a hit and without), and in a last

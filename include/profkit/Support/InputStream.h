@@ -2,9 +2,12 @@
 //
 // Reads a file (or stdin for "-") in bounded chunks, inflating gzip data on
 // the fly when the file starts with the gzip magic, whatever its name (on a
-// second thread, a few megabytes ahead, when the machine has two cores). Text
-// readers take one line at a time without copying; binary readers take the
-// whole (decompressed) contents.
+// second thread, a few megabytes ahead, when the machine has two cores). A
+// plain regular file is mapped, not read: its lines come straight from the
+// page cache, and the pages behind the reader are let go as it goes on, so
+// it holds about a chunk of the file at a time. Text readers take one line
+// at a time without copying; binary readers take the whole (decompressed)
+// contents.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,7 +59,7 @@ public:
   /// stop at it rather than check for the end.
   bool nextLine(llvm::StringRef &Line) {
     // Inline: text readers take tens of millions of short lines.
-    const char *B = Buf.data() + Begin, *E = Buf.data() + End;
+    const char *B = Data + Begin, *E = Data + End;
     const char *NL = findNewline(B, E);
     if (LLVM_UNLIKELY(!NL))
       return nextLineSlow(Line);
@@ -107,6 +110,13 @@ protected:
   InputStream(std::string Name) : Name(std::move(Name)) {}
   /// Fills Out with up to Size bytes; 0 at the end.
   virtual llvm::Expected<size_t> readRaw(char *Out, size_t Size) = 0;
+  /// Takes its bytes from [Offset, Offset + Length) of FD through a mapping
+  /// of the file, instead of readRaw(). False, changing nothing, if the
+  /// range cannot be mapped.
+  bool mapFile(int FD, uint64_t Offset, uint64_t Length);
+  /// Takes its bytes from Bytes in place, which outlive the stream, instead
+  /// of readRaw().
+  void readInPlace(llvm::StringRef Bytes);
   /// Makes the first read fail with E.
   void setError(llvm::Error E) {
     Err = std::move(E);
@@ -115,6 +125,14 @@ protected:
 
 private:
   bool fill(); // Moves unread bytes to the front and reads more.
+  /// fill() of bytes in place: a chunk more of them.
+  bool extendInPlace();
+  /// Fails reading if a line would hold more than the memory limit.
+  bool overLimit();
+  /// Lets go of the mapped pages before the unread bytes.
+  void releaseMapped();
+  /// Copies the unread bytes in place to Buf and reads no more of them.
+  void leaveInPlace();
   bool nextLineSlow(llvm::StringRef &Line);
   /// The first '\n' in [P, E), or null. Sixteen or eight bytes at a time:
   /// lines are short, and a call to memchr costs more than scanning them.
@@ -149,8 +167,18 @@ private:
   std::string Name;
   llvm::SmallVector<char, 0> Buf; // Grown without zeroing: bytes past End
                                   // are never read.
+  // The bytes lines come from: Buf's, or the bytes in place.
+  const char *Data = nullptr;
   size_t Begin = 0, End = 0;
-  uint64_t Consumed = 0; // Bytes before Buf[0].
+  uint64_t Consumed = 0; // Bytes before Data[0].
+  // Bytes in place (readInPlace(), mapFile()): End grows by a chunk at a
+  // time up to InPlaceSize, as if they were read.
+  bool InPlace = false;
+  size_t InPlaceSize = 0;
+  // A mapping of the file (mapFile()), Data at MapOffset in it; the pages
+  // before Released are let go.
+  char *Map = nullptr;
+  size_t MapSize = 0, MapOffset = 0, Released = 0;
   uint64_t LineNo = 0;
   uint64_t Limit = 0;
   bool AtEOF = false;
