@@ -239,6 +239,9 @@ Error CallgrindReader::parseEvents(StringRef Value) {
   if (ColumnToEvent.empty())
     return error("'events:' lists no event");
   HaveEvents = true;
+  ColumnsInOrder = true;
+  for (unsigned I = 0, E = ColumnToEvent.size(); I != E; ++I)
+    ColumnsInOrder &= ColumnToEvent[I] == I;
   return Error::success();
 }
 

@@ -192,8 +192,8 @@ private:
   bool addRow(RowKind K, llvm::ArrayRef<uint64_t> Key,
               llvm::ArrayRef<uint64_t> Values);
   // Once per cost line: inlined into the fast path.
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool noteRow(RowKind K,
-                                            llvm::ArrayRef<uint64_t> Values);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+  noteRow(RowKind K, llvm::ArrayRef<uint64_t> Values, size_t Given);
   bool flushRows();
   void noteFirstLine(FunctionData &FD);
   uint64_t irBytes() const;
@@ -211,6 +211,9 @@ private:
   llvm::SmallVector<unsigned, 16>
       ColumnToEvent; // events: column -> profile event
   bool HaveEvents = false;
+  // Column I is event I: the costs a line gives are the first values of its
+  // row, and the values after them are zeros.
+  bool ColumnsInOrder = false;
   std::optional<uint64_t> TotalsLine;
   // The rows of the current function not yet in its tables, and the running
   // sums of the part's rows of each kind (saturated on overflow).

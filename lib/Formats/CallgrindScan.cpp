@@ -98,14 +98,15 @@ Error CallgrindReader::parseCosts(StringRef Line,
   }
 }
 
-/// Adds Values to Sum, saturating; returns false if a column overflowed.
-static LLVM_ATTRIBUTE_ALWAYS_INLINE bool addToSum(std::vector<uint64_t> &Sum,
-                                                  ArrayRef<uint64_t> Values) {
+/// Adds Values to Sum, saturating, where all but the first Given are zeros;
+/// returns false if a column overflowed.
+static LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+addToSum(std::vector<uint64_t> &Sum, ArrayRef<uint64_t> Values, size_t Given) {
   if (LLVM_UNLIKELY(Sum.size() < Values.size()))
     Sum.resize(Values.size());
   uint64_t *S = Sum.data();
   bool Overflow = false;
-  for (size_t I = 0, E = Values.size(); I != E; ++I)
+  for (size_t I = 0; I != Given; ++I)
     Overflow |= !addCost(S[I], Values[I]);
   return !Overflow;
 }
@@ -115,13 +116,15 @@ static LLVM_ATTRIBUTE_ALWAYS_INLINE bool addToSum(std::vector<uint64_t> &Sum,
 bool CallgrindReader::addRow(RowKind K, ArrayRef<uint64_t> Key,
                              ArrayRef<uint64_t> Values) {
   Batches[K].add(Key, Values);
-  return noteRow(K, Values);
+  return noteRow(K, Values, Values.size());
 }
 
-/// Keeps the running sums for a row just batched, and flushes the batch
-/// when due. Returns false if the sum of the row's key overflowed.
-bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values) {
-  bool SumOk = addToSum(Sums[K], Values);
+/// Keeps the running sums for a row just batched, whose values after the
+/// first Given are zeros, and flushes the batch when due. Returns false if
+/// the sum of the row's key overflowed.
+bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values,
+                              size_t Given) {
+  bool SumOk = addToSum(Sums[K], Values, Given);
   if (LLVM_LIKELY(SumOk && !Batches[K].full()))
     return true;
   if (K == SelfRows)
@@ -276,9 +279,19 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
       return Fail();
     Costs[Column[Col]] = V;
   }
-  if (WritesAll)
-    for (; Col < NumColumns; ++Col)
-      Costs[Column[Col]] = 0;
+  // Lines of many events give the first few (valgrind's cache and branch
+  // simulation: most give one of 13): the others are zeros, which the
+  // running sums need not add.
+  size_t Given = NumValues;
+  if (WritesAll && Col != NumColumns) {
+    if (ColumnsInOrder) {
+      std::fill(Costs + Col, Costs + NumColumns, 0);
+      Given = (Kind == CallRows) + Col;
+    } else {
+      for (; Col < NumColumns; ++Col)
+        Costs[Column[Col]] = 0;
+    }
+  }
 
   for (unsigned I = 0; I != NumPos; ++I)
     Last[I] = Row[I];
@@ -300,7 +313,7 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
   }
   PartHasBody = true;
   Waiting = Pending::None;
-  if (!noteRow(Kind, ArrayRef(Values, NumValues)))
+  if (!noteRow(Kind, ArrayRef(Values, NumValues), Given))
     RowOverflow = true;
   return true;
 }
