@@ -1,11 +1,11 @@
 //===- merge-fuzzer.cpp - merge a profile with itself ---------------------===//
 //
-// Reads the input (callgrind, webgrind) twice and merges the two
+// Reads the input (callgrind, webgrind, gmon.out) twice and merges the two
 // (-passes=merge), and merges it once more alone with weight 2
-// (-passes=merge<weights=2>): both must give the same profile, every row
-// once with its values doubled. Merge adds the second input's rows of a
-// function to the first's table in one pass where it can
-// (RowTable::mergeBatch) and as a run of their own where it cannot, while
+// (-passes=merge<weights=2>): both must give the same profile, every row,
+// arc, block and histogram bin once with its values doubled. Merge adds the
+// second input's rows of a function to the first's table in one pass where it
+// can (RowTable::mergeBatch) and as a run of their own where it cannot, while
 // the weighted merge copies into empty tables: the rows must come out the
 // same. Rows within a function are compared in key order, which the two may
 // differ in, and header lines are left out; a sum that saturates is no
@@ -83,10 +83,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::unique_ptr<Profile> A = Read();
   if (!A)
     return 0;
-  // Rows only: gmon.out's arcs and histograms merge by gprof's rules.
-  for (const auto &Pt : A->parts())
-    if (!Pt->Addresses.empty())
-      return 0;
   std::string Twice = mergedText(std::move(A), Read(), "merge");
   std::string Weighted = mergedText(Read(), nullptr, "merge<weights=2>");
   if (Twice.empty() || Weighted.empty())

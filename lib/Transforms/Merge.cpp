@@ -239,6 +239,26 @@ bool Merger::adopt(Profile &Src) {
   return true;
 }
 
+/// Sums the arcs with the same ends, and the blocks at the same address, of
+/// a part into one each, as gprof -s does: an input may hold several (from
+/// another tool, or a merge of a part that held them apart), and merging it
+/// with itself then gives what merge<weights=2> of it alone gives. Returns
+/// false if a count saturated.
+static bool sumEqualAddresses(AddressData &A) {
+  bool Ok = true;
+  if (!A.Arcs.empty()) {
+    std::vector<AddressArc> Arcs;
+    Ok &= addArcs(Arcs, A.Arcs);
+    A.Arcs = std::move(Arcs);
+  }
+  if (!A.Blocks.empty()) {
+    std::vector<BlockCount> Blocks;
+    Ok &= addBlocks(Blocks, A.Blocks);
+    A.Blocks = std::move(Blocks);
+  }
+  return Ok;
+}
+
 bool Merger::finish() {
   bool Ok = true;
   if (Folded) {
@@ -251,8 +271,10 @@ bool Merger::finish() {
                             H.Key);
       });
   }
-  for (auto &Pt : Out.parts())
+  for (auto &Pt : Out.parts()) {
     Ok &= Pt->finalize();
+    Ok &= sumEqualAddresses(Pt->Addresses);
+  }
   return Ok;
 }
 
