@@ -29,7 +29,7 @@ InputStream::~InputStream() {
 
 bool InputStream::mapFile(int FD, uint64_t Offset, uint64_t Length) {
   // Mapped, a file is read without copying each byte out of the page cache
-  // into a buffer: a tenth of the time of reading a large callgrind file.
+  // into a buffer (the system time of a read() a megabyte).
   if (!Length || Length > SIZE_MAX / 2)
     return false;
   uint64_t PageSize = sys::Process::getPageSizeEstimate();
