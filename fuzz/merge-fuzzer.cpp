@@ -22,15 +22,10 @@
 
 using namespace profkit;
 
-/// The IR text of P after `-passes=Pipeline`, with Second as the input after
-/// P; "" if a pass fails or warns (a weight that saturates).
-static std::string mergedText(std::unique_ptr<Profile> P,
-                              std::unique_ptr<Profile> Second,
+/// The IR text of P after `-passes=Pipeline`, with the inputs after P as
+/// Ctx gives them; "" if a pass fails or warns (a weight that saturates).
+static std::string mergedText(std::unique_ptr<Profile> P, PassContext Ctx,
                               llvm::StringRef Pipeline) {
-  PassContext Ctx;
-  Ctx.NextInput = [&]() -> llvm::Expected<std::unique_ptr<Profile>> {
-    return std::move(Second);
-  };
   bool Warned = false;
   Ctx.Warn = [&](const llvm::Twine &) { Warned = true; };
   ProfilePassManager PM;
@@ -83,12 +78,52 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::unique_ptr<Profile> A = Read();
   if (!A)
     return 0;
-  std::string Twice = mergedText(std::move(A), Read(), "merge");
-  std::string Weighted = mergedText(Read(), nullptr, "merge<weights=2>");
+  auto Then = [](std::unique_ptr<Profile> Second) {
+    PassContext Ctx;
+    // Second, then no more (PassContext is copied: the profile is shared).
+    Ctx.NextInput =
+        [Second = std::make_shared<std::unique_ptr<Profile>>(
+             std::move(Second))]() -> llvm::Expected<std::unique_ptr<Profile>> {
+      return std::move(*Second);
+    };
+    return Ctx;
+  };
+  std::string Twice = mergedText(std::move(A), Then(Read()), "merge");
+  PassContext Alone;
+  std::string Weighted = mergedText(Read(), Alone, "merge<weights=2>");
   if (Twice.empty() || Weighted.empty())
     return 0;
   if (sortRows(Twice) != sortRows(Weighted))
     fuzz::mismatch("merged with itself and merged with weight 2 differ", Twice,
                    Weighted);
+  // The second input in slices of a function each, as profkit-opt merges a
+  // callgrind input after the first: the same profile, row for row.
+  PassContext Sliced;
+  Sliced.NextInputInSlices =
+      [&, Done = false](
+          llvm::function_ref<llvm::Error(ProfileSlice &)> Take) mutable
+      -> llvm::Expected<bool> {
+    if (std::exchange(Done, true))
+      return false;
+    ReadOptions Opts;
+    Opts.Slice = Take;
+    Opts.SliceBytes = 1;
+    llvm::Expected<std::unique_ptr<Profile>> P = fuzz::read(
+        Bytes,
+        [](InputStream &In, const ReadOptions &Opts) {
+          return readProfile(In, Opts);
+        },
+        Opts);
+    if (!P)
+      return P.takeError();
+    ProfileSlice Last;
+    Last.Rest = std::move(*P);
+    if (llvm::Error E = Take(Last))
+      return std::move(E);
+    return true;
+  };
+  std::string InSlices = mergedText(Read(), Sliced, "merge");
+  if (InSlices != Twice)
+    fuzz::mismatch("merged whole and merged in slices differ", Twice, InSlices);
   return 0;
 }

@@ -25,6 +25,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/StringSaver.h"
 
 using namespace profkit;
 using namespace profkit::callgrind;
@@ -401,6 +402,33 @@ uint64_t CallgrindReader::irBytes() const {
          FDs * (sizeof(FunctionData) + 16) + P.parts().size() * sizeof(Part);
 }
 
+Error CallgrindReader::handOverSlice() {
+  ProfileSlice S;
+  S.FirstString = SlicedStrings;
+  StringSaver Saver(S.Text);
+  for (StrId I = SlicedStrings, E = P.Strings.size(); I != E; ++I)
+    S.Strings.push_back(Saver.save(P.Strings.str(I)));
+  S.FirstFunction = SlicedFunctions;
+  for (FuncId F = SlicedFunctions, E = P.numFunctions(); F != E; ++F)
+    S.Functions.push_back(P.function(F));
+  for (const EventType &E : P.events())
+    S.Events.push_back(E.Name);
+  for (size_t I = SlicedParts, E = P.parts().size(); I != E; ++I) {
+    Part &Pt = *P.parts()[I];
+    bool Complete = I + 1 != E;
+    auto Data = std::make_unique<Part>(Pt.positions());
+    if (Complete)
+      copyPartShell(Pt, *Data);
+    Data->functions() = Pt.takeFunctions();
+    S.Parts.push_back({I, Complete, std::move(Data)});
+  }
+  SlicedStrings = P.Strings.size();
+  SlicedFunctions = P.numFunctions();
+  SlicedParts = P.parts().size() - 1;
+  RowBytes = FunctionDatas = 0; // The profile holds them no more.
+  return Opts.Slice(S);
+}
+
 Error CallgrindReader::requireFunction(StringRef What) {
   if (CurFunction < 0)
     return error(What + " before any 'fn='");
@@ -439,6 +467,11 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       }
       if (!flushRows())
         return error("a cost sum overflows 64 bits");
+      if (Opts.Slice && RowBytes + (FunctionDatas + Cur->functions().size()) *
+                                       sizeof(FunctionData) >=
+                            Opts.SliceBytes)
+        if (Error E = handOverSlice())
+          return E;
       CurFunction = Cur->getOrCreateAt(F);
       RowLayout L = Cur->layout();
       Batches[SelfRows].setKeyWidth(L.selfWidth());
@@ -687,7 +720,8 @@ static unsigned piecesFor(std::optional<uint64_t> Size,
 Expected<std::unique_ptr<Profile>>
 profkit::readCallgrind(InputStream &In, const ReadOptions &Opts) {
   std::optional<uint64_t> Size = In.splittableSize();
-  unsigned Pieces = piecesFor(Size, Opts);
+  // Slices are handed over in file order, by a reader of the whole file.
+  unsigned Pieces = Opts.Slice ? 1 : piecesFor(Size, Opts);
   if (Pieces > 1) {
     std::string Why = "the input is not a plain file (gzip data or a pipe)";
     if (Size) {

@@ -197,6 +197,9 @@ private:
   bool flushRows();
   void noteFirstLine(FunctionData &FD);
   uint64_t irBytes() const;
+  /// Hands what the profile gained since the last slice to
+  /// ReadOptions::Slice, between two functions' rows.
+  llvm::Error handOverSlice();
 
   InputStream &In;
   const ReadOptions &Opts;
@@ -256,6 +259,11 @@ private:
   // What the IR holds so far, for the memory limit (irBytes()).
   uint64_t StringBytes = 0, RowBytes = 0, HeaderBytes = 0;
   uint64_t FunctionDatas = 0; // Of the parts before Cur.
+
+  // Handing over in slices: what the slices so far held.
+  StrId SlicedStrings = 0;
+  FuncId SlicedFunctions = 0;
+  size_t SlicedParts = 0; // Parts complete and handed over.
 
   // Reading in pieces.
   Role MyRole;

@@ -267,6 +267,27 @@ size_t Part::getOrCreateAt(FuncId F) {
   return It->second;
 }
 
+void profkit::copyPartShell(const Part &From, Part &To) {
+  To.Header = From.Header;
+  To.Summary = From.Summary;
+  To.Totals = From.Totals;
+  To.Addresses = From.Addresses;
+}
+
+Part profkit::copyPartShell(const Part &From,
+                            ArrayRef<PositionKind> Positions) {
+  Part To(Positions);
+  copyPartShell(From, To);
+  return To;
+}
+
+ChunkedVector<FunctionData> Part::takeFunctions() {
+  Index = decltype(Index)();
+  ById = {};
+  Dense = true;
+  return std::move(Functions);
+}
+
 size_t Part::position(FuncId F) const {
   if (Dense)
     return densePosition(F);

@@ -9,6 +9,7 @@
 
 #include "profkit/Analysis/ProfileDiff.h"
 #include "profkit/Formats/Format.h"
+#include "profkit/Support/Memory.h"
 #include "profkit/Support/OutputFile.h"
 #include "profkit/Support/TextFormat.h"
 #include "profkit/Support/Threads.h"
@@ -226,6 +227,7 @@ static void writeCsv(const ProfileDiff &D, raw_ostream &OS) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  giveFreedMemoryBack();
   ToolName = sys::path::filename(argv[0]);
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(

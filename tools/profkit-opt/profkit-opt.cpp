@@ -14,6 +14,7 @@
 #include "profkit/Passes/PassBuilder.h"
 #include "profkit/Passes/PassPlugin.h"
 #include "profkit/Support/Error.h"
+#include "profkit/Support/Memory.h"
 #include "profkit/Support/OutputFile.h"
 #include "profkit/Support/Threads.h"
 #include "profkit/Transforms/FlattenSamples.h"
@@ -31,7 +32,11 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <condition_variable>
+#include <deque>
 #include <future>
+#include <mutex>
+#include <thread>
 #include <unistd.h>
 
 using namespace profkit;
@@ -144,15 +149,24 @@ static cl::opt<unsigned> ReadThreads(
     cl::desc("Threads to read callgrind with, a piece of the file each (0: "
              "one for every 8 MB of a plain file, as many as -threads "
              "allows, 8 at most; 1: the main thread only; N: N pieces of "
-             "any plain file, with a note when it cannot be split so), or "
-             "a directory of time traces (0: what -threads allows)"),
+             "any plain file, with a note when it cannot be split so; "
+             "given, merge reads its later inputs whole, not in slices), "
+             "or a directory of time traces (0: what -threads allows)"),
+    cl::value_desc("N"), cl::cat(Category));
+
+static cl::opt<uint64_t> SliceBytes(
+    "slice-bytes", cl::init(4 << 20), cl::Hidden,
+    cl::desc("merge: take a callgrind input after the first in slices of "
+             "about this many bytes of function data as it is read (tests "
+             "give 1 to slice at every function)"),
     cl::value_desc("N"), cl::cat(Category));
 
 static cl::opt<unsigned> Threads(
     "threads", cl::init(0),
     cl::desc("Threads to use at most: to read a file in pieces, to read "
-             "the next input while a pass merges the last (the first two "
-             "on half the threads each), to copy what merge adds, to write "
+             "an input while merge merges it slice by slice (or the next "
+             "while merge merges the last), to copy what merge adds, to "
+             "write "
              "(0: every core; -read-threads and -write-threads choose for "
              "one step); the output is the same for any number"),
     cl::value_desc("N"), cl::cat(Category));
@@ -270,16 +284,25 @@ struct InputReader {
   bool Relocate = false;
   /// The threads of a read beside another read (Read.MaxThreads: alone).
   unsigned MaxThreadsBeside = 0;
+  /// The function data of a slice (-slice-bytes: a few megabytes, as the
+  /// slices on their way are what merge holds of an input besides its
+  /// names).
+  uint64_t SliceBytes = 0;
   /// Reads Path, with its warnings and notes to Warn and Note; Beside: while
   /// another input is read.
-  Expected<std::unique_ptr<Profile>> read(StringRef Path, const Diagnose &Warn,
-                                          const Diagnose &Note,
-                                          bool Beside = false) const {
+  /// Slice: hands the profile over in slices as it is read
+  /// (ReadOptions::Slice).
+  Expected<std::unique_ptr<Profile>>
+  read(StringRef Path, const Diagnose &Warn, const Diagnose &Note,
+       bool Beside = false,
+       std::function<Error(ProfileSlice &)> Slice = nullptr) const {
     ReadOptions Opts = Read;
     Opts.Warn = Warn;
     Opts.Note = Note;
     if (Beside)
       Opts.MaxThreads = MaxThreadsBeside;
+    Opts.Slice = std::move(Slice);
+    Opts.SliceBytes = SliceBytes;
     Expected<std::unique_ptr<Profile>> P = readProfile(Path, Opts);
     if (!P || !Relocate)
       return P;
@@ -295,6 +318,64 @@ struct InputReader {
                                           bool Beside = false) const {
     return read(Path, warn, note, Beside);
   }
+};
+
+using Diagnostics = std::vector<std::pair<bool, std::string>>; // Warning?
+
+/// Reports diagnostics held back from another thread, in their order.
+static void release(const Diagnostics &Held) {
+  for (const auto &[IsWarning, Text] : Held)
+    (IsWarning ? warn : note)(Text);
+}
+
+/// Slices of an input read on another thread, on their way to the pass:
+/// at most two wait, so that memory holds a few slices of the input, not
+/// the input. Each carries the diagnostics of the reading before it.
+class SliceChannel {
+public:
+  struct Item {
+    ProfileSlice Slice;
+    Diagnostics Held;
+    bool Last = false;
+    Error Failure = Error::success(); // Of the reading, with Last.
+  };
+  /// Waits for room; fails once the pass stopped taking slices.
+  Error push(Item I) {
+    std::unique_lock<std::mutex> Lock(Mutex);
+    Room.wait(Lock, [&] { return Items.size() < 2 || Cancelled; });
+    if (Cancelled)
+      return createStringError(inconvertibleErrorCode(), "cancelled");
+    Items.push_back(std::move(I));
+    Ready.notify_one();
+    return Error::success();
+  }
+  /// The reading's end, which never waits.
+  void pushLast(Item I) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    I.Last = true;
+    Items.push_back(std::move(I));
+    Ready.notify_one();
+  }
+  Item pop() {
+    std::unique_lock<std::mutex> Lock(Mutex);
+    Ready.wait(Lock, [&] { return !Items.empty(); });
+    Item I = std::move(Items.front());
+    Items.pop_front();
+    Room.notify_one();
+    return I;
+  }
+  /// The pass failed: the reading stops at its next slice.
+  void cancel() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Cancelled = true;
+    Room.notify_one();
+  }
+
+private:
+  std::mutex Mutex;
+  std::condition_variable Ready, Room;
+  std::deque<Item> Items;
+  bool Cancelled = false;
 };
 
 /// The inputs after the first, for the pass that takes them
@@ -325,14 +406,86 @@ public:
       return Reader.read(Paths[Next++]);
     }
     Result R = Ahead.get();
-    for (const auto &[IsWarning, Text] : R.Held)
-      (IsWarning ? warn : note)(Text);
+    release(R.Held);
     startNext();
     return std::move(R.P);
   }
 
+  /// The next input in slices (PassContext::NextInputInSlices), read beside
+  /// the pass on a thread of its own when Beside; false after the last.
+  Expected<bool> takeInSlices(function_ref<Error(ProfileSlice &)> Take,
+                              bool Beside) {
+    if (Next >= Paths.size())
+      return false;
+    StringRef Path = Paths[Next++];
+    if (!Beside) {
+      Expected<std::unique_ptr<Profile>> P =
+          Reader.read(Path, warn, note, /*Beside=*/false, Take);
+      if (!P)
+        return P.takeError();
+      ProfileSlice Last;
+      Last.Rest = std::move(*P);
+      if (Error E = Take(Last))
+        return std::move(E);
+      return true;
+    }
+    SliceChannel Channel;
+    std::thread Reading([&] {
+      Diagnostics Held;
+      auto Keep = [&Held](bool IsWarning) {
+        return [&Held, IsWarning](const Twine &Msg) {
+          Held.emplace_back(IsWarning, Msg.str());
+        };
+      };
+      auto Hand = [&](ProfileSlice &S) {
+        return Channel.push({std::move(S), std::exchange(Held, {})});
+      };
+      Expected<std::unique_ptr<Profile>> P =
+          Reader.read(Path, Keep(true), Keep(false), /*Beside=*/false, Hand);
+      SliceChannel::Item Last;
+      if (P)
+        Last.Slice.Rest = std::move(*P);
+      else
+        Last.Failure = P.takeError();
+      Last.Held = std::move(Held);
+      Channel.pushLast(std::move(Last));
+    });
+    Error Failure = Error::success();
+    bool SawLast = false;
+    while (!SawLast) {
+      SliceChannel::Item I = Channel.pop();
+      release(I.Held);
+      SawLast = I.Last;
+      if (I.Failure) {
+        Failure = std::move(I.Failure);
+        break;
+      }
+      if (Error E = Take(I.Slice)) {
+        Failure = std::move(E);
+        break;
+      }
+    }
+    if (!SawLast) {
+      // The pass failed: the reading stops at its next slice, with an
+      // error that the pass's stands for.
+      Channel.cancel();
+      Reading.join();
+      while (true) {
+        SliceChannel::Item I = Channel.pop();
+        if (I.Last) {
+          consumeError(std::move(I.Failure));
+          break;
+        }
+      }
+    } else {
+      Reading.join();
+    }
+    if (Failure)
+      return std::move(Failure);
+    return true;
+  }
+
 private:
-  using Diagnostics = std::vector<std::pair<bool, std::string>>; // Warning?
   struct Result {
     Expected<std::unique_ptr<Profile>> P;
     Diagnostics Held;
@@ -362,12 +515,18 @@ private:
 };
 
 static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
-                 const InputReader &Reader, PassContext &Ctx, bool ReadAhead) {
-  // The second input is read beside the first.
-  InputQueue Queue(Reader, Inputs, ReadAhead);
+                 const InputReader &Reader, PassContext &Ctx, bool ReadAhead,
+                 bool InSlices) {
+  // The second input is read beside the first, unless it is read in slices
+  // after it: then beside the pass, which merges each as it comes.
+  InputQueue Queue(Reader, Inputs, ReadAhead && !InSlices);
   Ctx.NextInput = [&] { return Queue.take(); };
+  if (InSlices)
+    Ctx.NextInputInSlices = [&](function_ref<Error(ProfileSlice &)> Take) {
+      return Queue.takeInSlices(Take, /*Beside=*/ReadAhead);
+    };
   Expected<std::unique_ptr<Profile>> P =
-      Reader.read(Inputs.front(), /*Beside=*/ReadAhead);
+      Reader.read(Inputs.front(), /*Beside=*/ReadAhead && !InSlices);
   if (!P)
     return P.takeError();
   // The process ends right after this: let the system take the profile's
@@ -415,6 +574,7 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  giveFreedMemoryBack();
   ToolName = sys::path::filename(argv[0]);
   // Options libLLVM defines that profkit-opt implements for profiles. LLVM
   // hides most of them; here they are the tool's own, so -help shows them.
@@ -459,9 +619,10 @@ int main(int argc, char **argv) {
   Reader.Read.Note = note;
   Reader.Read.Threads = ReadThreads;
   Reader.Read.MaxThreads = Threads;
-  // The first two of several inputs are read at once (InputQueue), each on
-  // half the threads: more would only take turns on the cores, and cost
-  // memory (a file read in more pieces holds more copies of its names).
+  // Inputs that are not read in slices: the first two of several are read
+  // at once (InputQueue), each on half the threads: more would only take
+  // turns on the cores, and cost memory (a file read in more pieces holds
+  // more copies of its names).
   bool ReadAhead = Inputs.size() > 1 && availableThreads(Threads) > 1;
   Reader.MaxThreadsBeside = std::max(1u, availableThreads(Threads) / 2);
   Reader.Read.Binary = Binary;
@@ -471,6 +632,11 @@ int main(int argc, char **argv) {
   else // Half the physical memory: fail cleanly before the machine swaps.
     Reader.Read.MaxMemory =
         uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
+  // A slice takes a small share of the memory limit.
+  Reader.SliceBytes =
+      Reader.Read.MaxMemory
+          ? std::min<uint64_t>(SliceBytes, Reader.Read.MaxMemory / 8)
+          : SliceBytes;
   PassContext Ctx;
   Ctx.Threads = availableThreads(Threads);
   Ctx.Warn = warn;
@@ -542,7 +708,12 @@ int main(int argc, char **argv) {
   Reader.Relocate =
       !Binary.empty() && !PipelineHas(profkit::PassInfo::Relocates);
 
-  if (Error E = run(Writer ? &*Writer : nullptr, PM, Reader, Ctx, ReadAhead))
+  // The inputs after the first go to the pass in slices as they are read,
+  // unless relocated (which needs the whole profile) or read in the pieces
+  // -read-threads asks for.
+  bool InSlices = !Reader.Relocate && !ReadThreads;
+  if (Error E = run(Writer ? &*Writer : nullptr, PM, Reader, Ctx, ReadAhead,
+                    InSlices))
     fail(std::move(E));
   return 0;
 }

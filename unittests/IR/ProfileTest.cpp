@@ -130,6 +130,31 @@ TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {
   EXPECT_EQ(Pt.functions().size(), 7u);
 }
 
+TEST(Part, TakingItsFunctionsLeavesItAsIfItHadNone) {
+  // Whatever index the part had made (none, the map, the sorted array), a
+  // function taken out is no longer found, and one added again is new.
+  for (int Index = 0; Index != 3; ++Index) {
+    Part Pt;
+    for (FuncId F : {5u, 6u, 7u})
+      Pt.getOrCreate(F).Values.set(FunctionValueKind::FirstLine, F);
+    if (Index >= 1)
+      Pt.getOrCreate(2);
+    if (Index == 2)
+      Pt.shrink();
+    ChunkedVector<FunctionData> Taken = Pt.takeFunctions();
+    EXPECT_EQ(Taken.size(), Index ? 4u : 3u);
+    EXPECT_EQ(Taken[1].Values.get(FunctionValueKind::FirstLine), 6u);
+    EXPECT_TRUE(Pt.functions().empty());
+    for (FuncId F : {2u, 5u, 6u, 7u})
+      EXPECT_EQ(Pt.lookup(F), nullptr);
+    FunctionData &FD = Pt.getOrCreate(6);
+    EXPECT_FALSE(FD.Values.get(FunctionValueKind::FirstLine));
+    EXPECT_EQ(Pt.lookup(6), &FD);
+    EXPECT_EQ(Pt.getOrCreate(2).Id, 2u);
+    EXPECT_EQ(Pt.functions().size(), 2u);
+  }
+}
+
 TEST(PartHeader, KeepsEachLineAsWrittenThroughCopiesAndErasures) {
   PartHeader H;
   EXPECT_TRUE(H.empty());

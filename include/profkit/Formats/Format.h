@@ -12,6 +12,7 @@
 
 #include "profkit/IR/Params.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/IR/ProfileSlice.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <functional>
@@ -44,6 +45,13 @@ struct ReadOptions {
   /// The threads reading may use at most, when Threads leaves the choice to
   /// the reader (-threads; 0: every core).
   unsigned MaxThreads = 0;
+  /// If set, the reader may hand the profile over in slices as it reads
+  /// (ProfileSlice), one when its function data since the last reaches
+  /// SliceBytes, and then reads on one thread; an error from Slice ends the
+  /// reading with that error. The profile it returns holds the rest. Only
+  /// the callgrind reader slices; others return the whole profile.
+  std::function<llvm::Error(ProfileSlice &)> Slice;
+  uint64_t SliceBytes = 0;
 };
 
 /// What a writer may need from the tool that runs it, besides its

@@ -13,6 +13,8 @@
 
 #include "profkit/IR/Params.h"
 #include "profkit/IR/PassManager.h"
+#include "profkit/IR/ProfileSlice.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <string>
@@ -28,6 +30,13 @@ struct PassContext {
   std::function<llvm::Expected<std::unique_ptr<Profile>>()> NextInput = [] {
     return std::unique_ptr<Profile>();
   };
+  /// If set, takes the place of NextInput: calls Take with each slice of the
+  /// next input (ProfileSlice) as the tool reads it, the last holding the
+  /// profile; false once no input is left. An error of Take ends the
+  /// reading with it.
+  std::function<llvm::Expected<bool>(
+      llvm::function_ref<llvm::Error(ProfileSlice &)> Take)>
+      NextInputInSlices;
   /// The program given as -binary: the default binary= of the passes that
   /// read the program (relocate, sample-profile).
   std::string Binary;

@@ -434,6 +434,9 @@ public:
   /// A function's data never moves: a part keeps it in chunks.
   ChunkedVector<FunctionData> &functions() { return Functions; }
   const ChunkedVector<FunctionData> &functions() const { return Functions; }
+  /// Moves every function's data out, leaving the part as if it had none
+  /// (a reader handing the profile over in slices).
+  ChunkedVector<FunctionData> takeFunctions();
 
   /// Sums of all self costs, in profile event order. Sets Overflow on a
   /// 64-bit overflow.
@@ -472,6 +475,13 @@ private:
                : N;
   }
 };
+
+/// Sets To's header, summary, totals and address data to From's; its
+/// function data stays.
+void copyPartShell(const Part &From, Part &To);
+/// A new part with From's header, summary, totals and address data, and
+/// the given positions, but no function data.
+Part copyPartShell(const Part &From, llvm::ArrayRef<PositionKind> Positions);
 
 class Profile {
 public:

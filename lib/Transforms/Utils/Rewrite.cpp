@@ -16,16 +16,6 @@ Error profkit::overflowError(StringRef Pass) {
                            Pass + ": a cost sum overflows 64 bits");
 }
 
-Part profkit::copyPartShell(const Part &From,
-                            ArrayRef<PositionKind> Positions) {
-  Part To(Positions);
-  To.Header = From.Header;
-  To.Summary = From.Summary;
-  To.Totals = From.Totals;
-  To.Addresses = From.Addresses;
-  return To;
-}
-
 /// The inline sites of Src as sites of Dst, each mapped once: callees go
 /// through M.Func, and a site whose callee is dropped folds into its parent
 /// (the code stays where it was inlined, as the function's own).

@@ -71,10 +71,6 @@ std::vector<uint64_t> mapCostVector(const RowMap &M,
 /// and function ids are unchanged.
 [[nodiscard]] bool keepEvents(Profile &P, llvm::ArrayRef<unsigned> Keep);
 
-/// A new part with From's header, summary, totals and address data, and
-/// the given positions, but no function data.
-Part copyPartShell(const Part &From, llvm::ArrayRef<PositionKind> Positions);
-
 /// Rebuilds every part of P with copyRows(P, ..., P, ..., M). Stated
 /// totals are dropped if DropTotals (costs changed). False on overflow.
 [[nodiscard]] bool

@@ -1,0 +1,17 @@
+"""Writes a C program of N functions (N is argv[1]), each looping as many
+times as the program's first argument says, for profiles of many functions
+(merge-slices.test)."""
+import sys
+
+N = int(sys.argv[1])
+for I in range(N):
+    print(f"__attribute__((noinline)) int f{I}(int x) {{ int s = 0; "
+          f"for (int k = 0; k < x + {I % 5}; ++k) s += k * {I + 1}; "
+          f"return s; }}")
+print("#include <stdlib.h>")
+print("int main(int argc, char **argv) {")
+print("  int x = argc > 1 ? atoi(argv[1]) : 1, s = 0;")
+for I in range(N):
+    print(f"  s += f{I}(x);")
+print("  return s & 1;")
+print("}")
