@@ -166,9 +166,8 @@ static cl::opt<unsigned> Threads(
     cl::desc("Threads to use at most: to read a file in pieces, to read "
              "an input while merge merges it slice by slice (or the next "
              "while merge merges the last), to copy what merge adds, to "
-             "write "
-             "(0: every core; -read-threads and -write-threads choose for "
-             "one step); the output is the same for any number"),
+             "write (0: every core; -read-threads and -write-threads choose "
+             "for one step); the output is the same for any number"),
     cl::value_desc("N"), cl::cat(Category));
 
 static StringRef ToolName;
@@ -378,15 +377,16 @@ private:
   bool Cancelled = false;
 };
 
-/// The inputs after the first, for the pass that takes them
-/// (PassContext::NextInput). When -threads allows two, the next input is
-/// read on threads of its own while the first is read and while the pass
-/// merges the one before: one input ahead, so that memory holds one more
-/// input, not all of them. The second input and the first are read at once
-/// on half the threads each; a later one on all of them, as the merge of
-/// the one before takes less time than reading it. The warnings and notes
-/// of an input read ahead wait until the pass takes it, so they come in the
-/// order of reading one at a time.
+/// The inputs after the first, for the pass that takes them, whole
+/// (PassContext::NextInput) or in slices as they are read
+/// (PassContext::NextInputInSlices, takeInSlices()). Whole: when -threads
+/// allows two, the next input is read on threads of its own while the
+/// first is read and while the pass merges the one before: one input
+/// ahead, so that memory holds one more input, not all of them. The second
+/// input and the first are read at once on half the threads each; a later one
+/// on all of them, as the merge of the one before takes less time than reading
+/// it. The warnings and notes of an input read ahead wait until the pass takes
+/// it, so they come in the order of reading one at a time.
 class InputQueue {
 public:
   InputQueue(const InputReader &Reader, ArrayRef<std::string> Paths,
