@@ -91,7 +91,8 @@ private:
   llvm::Error addParts(const Profile &Src, llvm::ArrayRef<PartPiece> Pieces,
                        unsigned Threads);
   /// What merge keeps of a part besides its rows (header, summary, address
-  /// data), once it is complete, into To.
+  /// data), once it is complete, into To; fails on histograms that cannot
+  /// merge.
   llvm::Error addShell(const Part &Pt, Part &To);
 
   bool WeightSaturated = false;
@@ -272,7 +273,8 @@ Error Merger::addShell(const Part &Pt, Part &To) {
     for (size_t I = 0; I != Summary->size(); ++I)
       Ok &= addCost((*To.Summary)[I], (*Summary)[I]);
   }
-  return Ok ? Error::success() : overflowError("merge");
+  Overflowed |= !Ok; // Reported once the input is read, as its rows'.
+  return Error::success();
 }
 
 Error Merger::addParts(const Profile &Src, ArrayRef<PartPiece> Pieces,

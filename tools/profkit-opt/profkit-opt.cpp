@@ -321,6 +321,13 @@ struct InputReader {
 
 using Diagnostics = std::vector<std::pair<bool, std::string>>; // Warning?
 
+/// What a read on another thread reports to: Held, in order.
+static InputReader::Diagnose holdIn(Diagnostics &Held, bool IsWarning) {
+  return [&Held, IsWarning](const Twine &Msg) {
+    Held.emplace_back(IsWarning, Msg.str());
+  };
+}
+
 /// Reports diagnostics held back from another thread, in their order.
 static void release(const Diagnostics &Held) {
   for (const auto &[IsWarning, Text] : Held)
@@ -432,16 +439,12 @@ public:
     SliceChannel Channel;
     std::thread Reading([&] {
       Diagnostics Held;
-      auto Keep = [&Held](bool IsWarning) {
-        return [&Held, IsWarning](const Twine &Msg) {
-          Held.emplace_back(IsWarning, Msg.str());
-        };
-      };
       auto Hand = [&](ProfileSlice &S) {
         return Channel.push({std::move(S), std::exchange(Held, {})});
       };
       Expected<std::unique_ptr<Profile>> P =
-          Reader.read(Path, Keep(true), Keep(false), /*Beside=*/false, Hand);
+          Reader.read(Path, holdIn(Held, true), holdIn(Held, false),
+                      /*Beside=*/false, Hand);
       SliceChannel::Item Last;
       if (P)
         Last.Slice.Rest = std::move(*P);
@@ -497,13 +500,8 @@ private:
     StringRef Path = Paths[Next++];
     Ahead = std::async(std::launch::async, [this, Path, BesideFirst] {
       Diagnostics Held;
-      auto Keep = [&Held](bool IsWarning) {
-        return [&Held, IsWarning](const Twine &Msg) {
-          Held.emplace_back(IsWarning, Msg.str());
-        };
-      };
-      Expected<std::unique_ptr<Profile>> P =
-          Reader.read(Path, Keep(true), Keep(false), BesideFirst);
+      Expected<std::unique_ptr<Profile>> P = Reader.read(
+          Path, holdIn(Held, true), holdIn(Held, false), BesideFirst);
       return Result{std::move(P), std::move(Held)};
     });
   }
