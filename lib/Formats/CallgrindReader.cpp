@@ -105,6 +105,8 @@ Error CallgrindReader::startPart() {
   if (Cur)
     FunctionDatas += Cur->functions().size();
   Cur = &P.addPart(Positions);
+  if (Opts.Slice)
+    Plain.emplace_back();
   InFirstPart = false;
   if (Skimming)
     HeadFunctions.clear();
@@ -378,6 +380,8 @@ bool CallgrindReader::flushRows() {
     RowTable &Table = K == SelfRows   ? FD.Self
                       : K == CallRows ? FD.Calls
                                       : FD.jumps();
+    if (Opts.Slice && keepPlain(RowKind(K), Table, Ok))
+      continue;
     size_t Before = Table.encodedBytes();
     Ok &= Table.addBatch(Batches[K]);
     size_t After = Table.encodedBytes();
@@ -386,6 +390,46 @@ bool CallgrindReader::flushRows() {
                    ? RowBytes + (After - Before)
                    : RowBytes - std::min<uint64_t>(RowBytes, Before - After);
   }
+  return Ok;
+}
+
+bool CallgrindReader::keepPlain(RowKind K, RowTable &Table, bool &Ok) {
+  PlainRows &Rows = Plain.back();
+  PlainRows::Kind PK = PlainRows::Kind(K);
+  // A function met again in the slice: its rows so far go into its table,
+  // which then takes these as it would have.
+  if (Rows.table(CurFunction, PK).NumRows) {
+    Ok &= Rows.moveInto(CurFunction, PK, Table, PlainScratch);
+    return false;
+  }
+  if (!Table.empty())
+    return false;
+  RowBatch &B = Batches[K];
+  Ok &= B.sortAndSum();
+  size_t Before = Rows.bytes();
+  Rows.keep(CurFunction, PK, B);
+  RowBytes += Rows.bytes() - Before;
+  B.clear();
+  return true;
+}
+
+bool CallgrindReader::encodePlainRows() {
+  bool Ok = true;
+  for (size_t I = 0; I != Plain.size(); ++I) {
+    PlainRows &Rows = Plain[I];
+    Part &Pt = *P.parts()[SlicedParts + I];
+    for (size_t F = 0; F != Rows.Tables.size(); ++F) {
+      FunctionData &FD = Pt.functions()[F];
+      for (unsigned K = 0; K != NumRowKinds; ++K)
+        if (Rows.table(F, PlainRows::Kind(K)).NumRows)
+          Ok &= Rows.moveInto(F, PlainRows::Kind(K),
+                              K == SelfRows   ? FD.Self
+                              : K == CallRows ? FD.Calls
+                                              : FD.jumps(),
+                              PlainScratch);
+    }
+  }
+  Plain.clear();
   return Ok;
 }
 
@@ -420,8 +464,11 @@ Error CallgrindReader::handOverSlice() {
     if (Complete)
       copyPartShell(Pt, *Data);
     Data->functions() = Pt.takeFunctions();
-    S.Parts.push_back({I, Complete, std::move(Data)});
+    S.Parts.push_back(
+        {I, Complete, std::move(Data), std::move(Plain[I - SlicedParts])});
   }
+  Plain.clear();
+  Plain.emplace_back(); // The last part's, whose functions start anew.
   SlicedStrings = P.Strings.size();
   SlicedFunctions = P.numFunctions();
   SlicedParts = P.parts().size() - 1;
@@ -658,6 +705,9 @@ Expected<std::unique_ptr<Profile>> CallgrindReader::read() {
     return error("no 'events:' line");
   if (Error E = endPart())
     return std::move(E);
+  // The rest is handed over as a profile.
+  if (!encodePlainRows())
+    return error("a cost sum overflows 64 bits");
   return finishProfile();
 }
 

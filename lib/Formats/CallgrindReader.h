@@ -13,6 +13,7 @@
 #include "CallgrindScan.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
+#include "profkit/IR/ProfileSlice.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
 #include "llvm/ADT/DenseMap.h"
@@ -29,7 +30,12 @@ namespace profkit::callgrind {
 
 enum class Pending : uint8_t { None, Call, Jump };
 /// The tables of a function, as indices of CallgrindReader::Batches.
-enum RowKind : unsigned { SelfRows, CallRows, JumpRows, NumRowKinds };
+enum RowKind : unsigned {
+  SelfRows = PlainRows::Self,
+  CallRows = PlainRows::Calls,
+  JumpRows = PlainRows::Jumps,
+  NumRowKinds = PlainRows::NumKinds
+};
 
 /// The names of a part's compressed ids, `(id) name`. Writers number them
 /// from 1 up: ids below a bound index an array, found without hashing (name
@@ -195,6 +201,11 @@ private:
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool
   noteRow(RowKind K, llvm::ArrayRef<uint64_t> Values, size_t Given);
   bool flushRows();
+  /// In slices: keeps the batch of kind K plain when the current function
+  /// has no rows of that kind yet (false: the table takes it).
+  bool keepPlain(RowKind K, RowTable &Table, bool &Ok);
+  /// Encodes the plain rows of the parts not handed over into their tables.
+  [[nodiscard]] bool encodePlainRows();
   void noteFirstLine(FunctionData &FD);
   uint64_t irBytes() const;
   /// Hands what the profile gained since the last slice to
@@ -264,6 +275,9 @@ private:
   StrId SlicedStrings = 0;
   FuncId SlicedFunctions = 0;
   size_t SlicedParts = 0; // Parts complete and handed over.
+  // The plain rows of each part from SlicedParts on.
+  std::vector<PlainRows> Plain;
+  RowBatch PlainScratch;
 
   // Reading in pieces.
   Role MyRole;

@@ -85,6 +85,7 @@ private:
     size_t Index;
     bool Complete;
     Part *Pt;
+    const PlainRows *Rows; // Of Pt's functions, in a slice.
   };
   /// Adds the pieces, in the order of the input's parts; Src has the inline
   /// sites their rows name.
@@ -189,7 +190,7 @@ Error Merger::add(ProfileSlice &S) {
   mapEvents(S.Events);
   SmallVector<PartPiece, 4> Pieces;
   for (ProfileSlice::PartPiece &P : S.Parts)
-    Pieces.push_back({P.Index, P.Complete, P.Data.get()});
+    Pieces.push_back({P.Index, P.Complete, P.Data.get(), &P.Rows});
   // The reader reads the next slice beside.
   return addParts(NoSites, Pieces, std::max(1u, Threads - 1));
 }
@@ -221,7 +222,7 @@ Error Merger::add(Profile &Src) {
 
   SmallVector<PartPiece, 4> Pieces;
   for (size_t I = PartsDone; I != Src.parts().size(); ++I)
-    Pieces.push_back({I, true, Src.parts()[I].get()});
+    Pieces.push_back({I, true, Src.parts()[I].get(), nullptr});
   if (Error E = addParts(Src, Pieces, Threads))
     return E;
   return Overflowed ? overflowError("merge") : Error::success();
@@ -281,7 +282,7 @@ Error Merger::addParts(const Profile &Src, ArrayRef<PartPiece> Pieces,
                        unsigned CopyThreads) {
   M.Threads = CopyThreads; // The threads copy the functions of a part.
   bool Ok = true;
-  std::vector<std::pair<Part *, Part *>> Copies; // Parts not folded.
+  std::vector<std::pair<const PartPiece *, Part *>> Copies; // Not folded.
   for (const PartPiece &P : Pieces) {
     if (P.Index == Dest.size()) { // Its first piece.
       if (FoldParts) {
@@ -298,7 +299,7 @@ Error Merger::addParts(const Profile &Src, ArrayRef<PartPiece> Pieces,
       ++PartsDone;
     }
     if (!FoldParts) {
-      Copies.emplace_back(P.Pt, &To);
+      Copies.emplace_back(&P, &To);
       continue;
     }
     // The first part's positions are kept; a kind the source lacks is 0.
@@ -309,7 +310,7 @@ Error Merger::addParts(const Profile &Src, ArrayRef<PartPiece> Pieces,
                                 ? -1
                                 : int(It - P.Pt->positions().begin()));
     }
-    Ok &= moveRows(Src, *P.Pt, Out, To, M);
+    Ok &= moveRows(Src, *P.Pt, Out, To, M, P.Rows);
   }
   // Parts that are not folded copy on several threads, each into a part
   // of its own, through the ids mapped above, when there are enough of
@@ -323,7 +324,8 @@ Error Merger::addParts(const Profile &Src, ArrayRef<PartPiece> Pieces,
     PartThreads = 1;
   std::vector<char> Copied(Copies.size());
   parallelFor(PartThreads, Copies.size(), [&](size_t I) {
-    Copied[I] = moveRows(Src, *Copies[I].first, Out, *Copies[I].second, M);
+    const PartPiece &P = *Copies[I].first;
+    Copied[I] = moveRows(Src, *P.Pt, Out, *Copies[I].second, M, P.Rows);
   });
   Ok &= all_of(Copied, [](char C) { return C; });
   // Reported once the input is read, as reading it whole would.

@@ -12,10 +12,61 @@
 #define PROFKIT_IR_PROFILESLICE_H
 
 #include "profkit/IR/Profile.h"
+#include "llvm/Support/Allocator.h"
+#include <array>
 #include <memory>
 #include <vector>
 
 namespace profkit {
+
+/// Rows of a part's functions as a reader gathered them, not encoded into
+/// their tables: merge copies a slice's rows once, so encoding them first
+/// would only double the reader's work. A function's table holds its rows
+/// either encoded or here, not both.
+struct PlainRows {
+  enum Kind : unsigned { Self, Calls, Jumps, NumKinds };
+  /// One table's rows: NumRows rows, each its key (the table's key width)
+  /// then ValueWidth values, in key order, each key once.
+  struct Table {
+    const uint64_t *Rows = nullptr;
+    uint32_t NumRows = 0;
+    uint32_t ValueWidth = 0;
+  };
+  /// By the function's index in the part's functions().
+  std::vector<std::array<Table, NumKinds>> Tables;
+
+  /// The table of the function at Index, empty if it has none here.
+  Table table(size_t Index, Kind K) const {
+    return Index < Tables.size() ? Tables[Index][K] : Table();
+  }
+  /// Keeps the rows of B, sorted and summed, as the table of the function
+  /// at Index.
+  void keep(size_t Index, Kind K, const RowBatch &B);
+  /// Calls F with each row of T, as a RowTable's iterator gives it (without
+  /// the zeros that end its values).
+  template <typename Fn>
+  static void forEachRow(Table T, unsigned KeyWidth, Fn F) {
+    const uint64_t *R = T.Rows;
+    for (uint32_t I = 0; I != T.NumRows; ++I, R += KeyWidth + T.ValueWidth) {
+      size_t N = T.ValueWidth;
+      while (N && !R[KeyWidth + N - 1])
+        --N;
+      F(Row{llvm::ArrayRef(R, KeyWidth), llvm::ArrayRef(R + KeyWidth, N)});
+    }
+  }
+  /// Moves the rows of the function at Index into its table To, which has
+  /// none; Scratch is a batch to use.
+  [[nodiscard]] bool moveInto(size_t Index, Kind K, RowTable &To,
+                              RowBatch &Scratch);
+  /// Bytes held by the rows.
+  size_t bytes() const { return Words.getTotalMemory(); }
+
+private:
+  // In slabs the C library takes from its heap, not from mappings of their
+  // own: a slice's slabs, freed once merged, then serve the next slice
+  // without the kernel's page faults.
+  llvm::BumpPtrAllocatorImpl<llvm::MallocAllocator, 64 * 1024> Words;
+};
 
 /// What a profile gained since the last slice. Its data is its own copy, so
 /// that the reader can go on reading on another thread, or fail and free its
@@ -40,6 +91,7 @@ struct ProfileSlice {
     size_t Index;
     bool Complete;
     std::unique_ptr<Part> Data;
+    PlainRows Rows; // Rows of Data's functions not in their tables.
   };
   std::vector<PartPiece> Parts;
   /// The last slice: the profile, whose parts after those completed before

@@ -107,7 +107,7 @@ static constexpr size_t MinFunctionsPerThread = 4096;
 /// are emptied once copied.
 template <typename PartT>
 static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
-                       const RowMap &M) {
+                       const RowMap &M, const PlainRows *Plain) {
   constexpr bool Release = !std::is_const_v<PartT>;
   RowLayout SL = From.layout(), DL = To.layout();
   unsigned SP = SL.P, DP = DL.P;
@@ -216,17 +216,25 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         K.setSourceFile(MapFile(SL.sourceFile(R)));
         K.setInlineSite(Sites.map(SL.inlineSite(R)));
       };
-      for (const Row &R : FD.Self) {
+      // The table's rows, then those of the function kept plain.
+      auto ForEachRow = [&](const RowTable &T, PlainRows::Kind K,
+                            unsigned KeyWidth, auto F) {
+        for (const Row &R : T)
+          F(R);
+        if (Plain)
+          PlainRows::forEachRow(Plain->table(I, K), KeyWidth, F);
+      };
+      ForEachRow(FD.Self, PlainRows::Self, SL.selfWidth(), [&](const Row &R) {
         Head(SK, R);
         MapCosts(R.Values);
         Weigh(Values);
         SelfRows.add(SK.key(), Values);
-      }
+      });
       Ok &= SelfRows.flushInto(To2.Self);
-      for (const Row &R : FD.Calls) {
+      ForEachRow(FD.Calls, PlainRows::Calls, SL.callWidth(), [&](const Row &R) {
         FuncId Callee = M.Func[SL.callee(R)];
         if (Callee == DroppedFunction)
-          continue;
+          return;
         Head(CK, R);
         CK.setCallee(Callee);
         if (!M.UseFunctionFile)
@@ -235,26 +243,27 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
         Weigh(Values);
         CallRows.add(CK.key(), Values);
-      }
+      });
       Ok &= CallRows.flushInto(To2.Calls);
       // Not FD.jumps(), which would make FD's rare data.
-      for (const Row &R : std::as_const(FD).jumps()) {
-        FuncId Target = M.Func[SL.jumpTargetFunction(R)];
-        if (Target == DroppedFunction)
-          continue;
-        Head(JK, R);
-        JK.setKind(SL.jumpKind(R));
-        JK.setTargetFunction(Target);
-        if (M.UseFunctionFile) {
-          JK.setTargetFile(Dst.function(Target).File);
-        } else {
-          JK.setTargetFile(MapFile(SL.jumpTargetFile(R)));
-          MapPositions(SL.jumpTarget(R), JK.target());
-        }
-        Values.append(R.Values.begin(), R.Values.end());
-        Weigh(Values);
-        JumpRows.add(JK.key(), Values);
-      }
+      ForEachRow(std::as_const(FD).jumps(), PlainRows::Jumps, SL.jumpWidth(),
+                 [&](const Row &R) {
+                   FuncId Target = M.Func[SL.jumpTargetFunction(R)];
+                   if (Target == DroppedFunction)
+                     return;
+                   Head(JK, R);
+                   JK.setKind(SL.jumpKind(R));
+                   JK.setTargetFunction(Target);
+                   if (M.UseFunctionFile) {
+                     JK.setTargetFile(Dst.function(Target).File);
+                   } else {
+                     JK.setTargetFile(MapFile(SL.jumpTargetFile(R)));
+                     MapPositions(SL.jumpTarget(R), JK.target());
+                   }
+                   Values.append(R.Values.begin(), R.Values.end());
+                   Weigh(Values);
+                   JumpRows.add(JK.key(), Values);
+                 });
       if (!JumpRows.empty())
         Ok &= JumpRows.flushInto(To2.jumps());
       if constexpr (Release) {
@@ -275,12 +284,12 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
 
 bool profkit::copyRows(const Profile &Src, const Part &From, Profile &Dst,
                        Part &To, const RowMap &M) {
-  return copyRowsOf(Src, From, Dst, To, M);
+  return copyRowsOf(Src, From, Dst, To, M, nullptr);
 }
 
 bool profkit::moveRows(const Profile &Src, Part &From, Profile &Dst, Part &To,
-                       const RowMap &M) {
-  return copyRowsOf(Src, From, Dst, To, M);
+                       const RowMap &M, const PlainRows *Plain) {
+  return copyRowsOf(Src, From, Dst, To, M, Plain);
 }
 
 bool profkit::rewriteProfile(Profile &P, const RowMap &M, bool DropTotals,

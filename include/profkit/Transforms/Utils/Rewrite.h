@@ -11,6 +11,7 @@
 #define PROFKIT_TRANSFORMS_UTILS_REWRITE_H
 
 #include "profkit/IR/Profile.h"
+#include "profkit/IR/ProfileSlice.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include <atomic>
@@ -59,9 +60,11 @@ struct RowMap {
                             Part &To, const RowMap &M);
 /// As copyRows(), but empties each function's tables in From once copied:
 /// merge's inputs, freed anyway, then never hold a second copy of all their
-/// rows.
+/// rows. Plain, if given, holds rows of From's functions not in their
+/// tables (a slice's).
 [[nodiscard]] bool moveRows(const Profile &Src, Part &From, Profile &Dst,
-                            Part &To, const RowMap &M);
+                            Part &To, const RowMap &M,
+                            const PlainRows *Plain = nullptr);
 
 /// A cost vector (summary:, totals:) through M.Costs or M.Events.
 std::vector<uint64_t> mapCostVector(const RowMap &M,
