@@ -376,10 +376,8 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
     InputStream &Own = Range(Splits[K], Last ? Size : Splits[K + 1]);
     InputStream &Before = Range(0, Splits[K]);
     Tails.push_back(std::make_unique<CallgrindReader>(Own, Opts, Role::Tail));
-    Threads.emplace_back([&Tail = *Tails.back(), &Before, Last, &Opts] {
+    Threads.emplace_back([&Tail = *Tails.back(), &Before, Last] {
       Tail.readTail(Before, Last);
-      if (Opts.ThreadDone)
-        Opts.ThreadDone();
     });
   }
   Error HeadError = Head.readLines();

@@ -291,12 +291,10 @@ struct InputReader {
   /// another input is read.
   /// Slice: hands the profile over in slices as it is read
   /// (ReadOptions::Slice).
-  /// ThreadDone: see ReadOptions::ThreadDone.
   Expected<std::unique_ptr<Profile>>
   read(StringRef Path, const Diagnose &Warn, const Diagnose &Note,
        bool Beside = false,
-       std::function<Error(ProfileSlice &)> Slice = nullptr,
-       std::function<void()> ThreadDone = nullptr) const {
+       std::function<Error(ProfileSlice &)> Slice = nullptr) const {
     ReadOptions Opts = Read;
     Opts.Warn = Warn;
     Opts.Note = Note;
@@ -304,7 +302,6 @@ struct InputReader {
       Opts.MaxThreads = MaxThreadsBeside;
     Opts.Slice = std::move(Slice);
     Opts.SliceBytes = SliceBytes;
-    Opts.ThreadDone = std::move(ThreadDone);
     Expected<std::unique_ptr<Profile>> P = readProfile(Path, Opts);
     if (!P || !Relocate)
       return P;
@@ -316,10 +313,9 @@ struct InputReader {
       return std::move(E);
     return P;
   }
-  Expected<std::unique_ptr<Profile>>
-  read(StringRef Path, bool Beside = false,
-       std::function<void()> ThreadDone = nullptr) const {
-    return read(Path, warn, note, Beside, nullptr, std::move(ThreadDone));
+  Expected<std::unique_ptr<Profile>> read(StringRef Path,
+                                          bool Beside = false) const {
+    return read(Path, warn, note, Beside);
   }
 };
 
@@ -339,11 +335,10 @@ static void release(const Diagnostics &Held) {
 }
 
 /// Slices of an input read on another thread, on their way to the pass:
-/// at most Capacity wait, so that memory holds a few slices of the input,
-/// not the input. Each carries the diagnostics of the reading before it.
+/// at most two wait, so that memory holds a few slices of the input, not
+/// the input. Each carries the diagnostics of the reading before it.
 class SliceChannel {
 public:
-  explicit SliceChannel(size_t Capacity) : Capacity(Capacity) {}
   struct Item {
     ProfileSlice Slice;
     Diagnostics Held;
@@ -353,7 +348,7 @@ public:
   /// Waits for room; fails once the pass stopped taking slices.
   Error push(Item I) {
     std::unique_lock<std::mutex> Lock(Mutex);
-    Room.wait(Lock, [&] { return Items.size() < Capacity || Cancelled; });
+    Room.wait(Lock, [&] { return Items.size() < 2 || Cancelled; });
     if (Cancelled)
       return createStringError(inconvertibleErrorCode(), "cancelled");
     Items.push_back(std::move(I));
@@ -383,75 +378,10 @@ public:
   }
 
 private:
-  const size_t Capacity;
   std::mutex Mutex;
   std::condition_variable Ready, Room;
   std::deque<Item> Items;
   bool Cancelled = false;
-};
-
-/// An input read in slices on a thread of its own, into its channel.
-class SlicedRead {
-public:
-  SlicedRead(const InputReader &Reader, StringRef Path, size_t Capacity)
-      : Channel(Capacity), Reading([this, &Reader, Path] {
-          Diagnostics Held;
-          auto Hand = [&](ProfileSlice &S) {
-            return Channel.push({std::move(S), std::exchange(Held, {})});
-          };
-          Expected<std::unique_ptr<Profile>> P =
-              Reader.read(Path, holdIn(Held, true), holdIn(Held, false),
-                          /*Beside=*/false, Hand);
-          SliceChannel::Item Last;
-          if (P)
-            Last.Slice.Rest = std::move(*P);
-          else
-            Last.Failure = P.takeError();
-          Last.Held = std::move(Held);
-          Channel.pushLast(std::move(Last));
-        }) {}
-  ~SlicedRead() {
-    if (Reading.joinable())
-      abandon();
-  }
-
-  /// Gives Take each slice, with the diagnostics of reading it first.
-  Error takeAll(function_ref<Error(ProfileSlice &)> Take) {
-    while (true) {
-      SliceChannel::Item I = Channel.pop();
-      release(I.Held);
-      if (I.Failure) {
-        Reading.join();
-        return std::move(I.Failure);
-      }
-      if (I.Last) {
-        Error E = Take(I.Slice);
-        Reading.join();
-        return E;
-      }
-      if (Error E = Take(I.Slice)) {
-        abandon();
-        return E;
-      }
-    }
-  }
-
-private:
-  /// Stops the reading at its next slice, with an error that the pass's (or
-  /// the one that stopped the tool) stands for.
-  void abandon() {
-    Channel.cancel();
-    Reading.join();
-    while (true) {
-      SliceChannel::Item I = Channel.pop();
-      if (I.Last) {
-        consumeError(std::move(I.Failure));
-        return;
-      }
-    }
-  }
-  SliceChannel Channel;
-  std::thread Reading;
 };
 
 /// The inputs after the first, for the pass that takes them, whole
@@ -506,29 +436,56 @@ public:
         return std::move(E);
       return true;
     }
-    std::unique_ptr<SlicedRead> Read;
-    {
-      std::lock_guard<std::mutex> Lock(EarlyMutex);
-      Read = std::move(Early);
+    SliceChannel Channel;
+    std::thread Reading([&] {
+      Diagnostics Held;
+      auto Hand = [&](ProfileSlice &S) {
+        return Channel.push({std::move(S), std::exchange(Held, {})});
+      };
+      Expected<std::unique_ptr<Profile>> P =
+          Reader.read(Path, holdIn(Held, true), holdIn(Held, false),
+                      /*Beside=*/false, Hand);
+      SliceChannel::Item Last;
+      if (P)
+        Last.Slice.Rest = std::move(*P);
+      else
+        Last.Failure = P.takeError();
+      Last.Held = std::move(Held);
+      Channel.pushLast(std::move(Last));
+    });
+    Error Failure = Error::success();
+    bool SawLast = false;
+    while (!SawLast) {
+      SliceChannel::Item I = Channel.pop();
+      release(I.Held);
+      SawLast = I.Last;
+      if (I.Failure) {
+        Failure = std::move(I.Failure);
+        break;
+      }
+      if (Error E = Take(I.Slice)) {
+        Failure = std::move(E);
+        break;
+      }
     }
-    if (!Read)
-      Read = std::make_unique<SlicedRead>(Reader, Path, SlicesWaiting);
-    if (Error E = Read->takeAll(Take))
-      return std::move(E);
+    if (!SawLast) {
+      // The pass failed: the reading stops at its next slice, with an
+      // error that the pass's stands for.
+      Channel.cancel();
+      Reading.join();
+      while (true) {
+        SliceChannel::Item I = Channel.pop();
+        if (I.Last) {
+          consumeError(std::move(I.Failure));
+          break;
+        }
+      }
+    } else {
+      Reading.join();
+    }
+    if (Failure)
+      return std::move(Failure);
     return true;
-  }
-
-  /// Starts reading the second input in slices, for takeInSlices(), while
-  /// the first is read: the reader of the first is done with a thread
-  /// (ReadOptions::ThreadDone). More slices may wait then, as the pass
-  /// takes none until the first input is read.
-  void startSlicesEarly() {
-    std::lock_guard<std::mutex> Lock(EarlyMutex);
-    if (Started || Next != 1 || Next >= Paths.size())
-      return;
-    Started = true;
-    Early =
-        std::make_unique<SlicedRead>(Reader, Paths[Next], SlicesWaitingEarly);
   }
 
 private:
@@ -548,20 +505,11 @@ private:
       return Result{std::move(P), std::move(Held)};
     });
   }
-  // Slices that may wait for the pass: two as it merges (one read while
-  // it takes the other), a few more for a reading started before it runs,
-  // which fills the core the first input's reading left (a tail of a
-  // cachegrind file reads for a tenth of a second less than its head).
-  static constexpr size_t SlicesWaiting = 2, SlicesWaitingEarly = 6;
   const InputReader &Reader;
   ArrayRef<std::string> Paths;
   bool ReadAhead;
   size_t Next = 1;
   std::future<Result> Ahead;
-  // The second input's reading in slices, started early.
-  std::mutex EarlyMutex;
-  bool Started = false;
-  std::unique_ptr<SlicedRead> Early;
 };
 
 static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
@@ -575,12 +523,8 @@ static Error run(const OutputSpec *Writer, ProfilePassManager &PM,
     Ctx.NextInputInSlices = [&](function_ref<Error(ProfileSlice &)> Take) {
       return Queue.takeInSlices(Take, /*Beside=*/ReadAhead);
     };
-  // A thread done with the first input reads the second in slices.
-  std::function<void()> ThreadDone;
-  if (ReadAhead && InSlices)
-    ThreadDone = [&] { Queue.startSlicesEarly(); };
-  Expected<std::unique_ptr<Profile>> P = Reader.read(
-      Inputs.front(), /*Beside=*/ReadAhead && !InSlices, std::move(ThreadDone));
+  Expected<std::unique_ptr<Profile>> P =
+      Reader.read(Inputs.front(), /*Beside=*/ReadAhead && !InSlices);
   if (!P)
     return P.takeError();
   // The process ends right after this: let the system take the profile's

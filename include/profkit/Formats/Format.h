@@ -52,10 +52,6 @@ struct ReadOptions {
   /// the callgrind reader slices; others return the whole profile.
   std::function<llvm::Error(ProfileSlice &)> Slice;
   uint64_t SliceBytes = 0;
-  /// If set, called (from any thread, maybe more than once) when a thread
-  /// of a reader that reads on several is done while the others read on:
-  /// a core is free for other work.
-  std::function<void()> ThreadDone;
 };
 
 /// What a writer may need from the tool that runs it, besides its
