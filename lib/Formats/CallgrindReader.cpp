@@ -377,9 +377,7 @@ bool CallgrindReader::flushRows() {
   for (unsigned K = 0; K != NumRowKinds; ++K) {
     if (Batches[K].empty())
       continue;
-    RowTable &Table = K == SelfRows   ? FD.Self
-                      : K == CallRows ? FD.Calls
-                                      : FD.jumps();
+    RowTable &Table = tableOf(FD, RowKind(K));
     if (Opts.Slice && keepPlain(RowKind(K), Table, Ok))
       continue;
     size_t Before = Table.encodedBytes();
@@ -422,10 +420,7 @@ bool CallgrindReader::encodePlainRows() {
       FunctionData &FD = Pt.functions()[F];
       for (unsigned K = 0; K != NumRowKinds; ++K)
         if (Rows.table(F, PlainRows::Kind(K)).NumRows)
-          Ok &= Rows.moveInto(F, PlainRows::Kind(K),
-                              K == SelfRows   ? FD.Self
-                              : K == CallRows ? FD.Calls
-                                              : FD.jumps(),
+          Ok &= Rows.moveInto(F, PlainRows::Kind(K), tableOf(FD, RowKind(K)),
                               PlainScratch);
     }
   }

@@ -36,6 +36,11 @@ enum RowKind : unsigned {
   JumpRows = PlainRows::Jumps,
   NumRowKinds = PlainRows::NumKinds
 };
+/// The table of FD that holds rows of kind K (its jump table made if
+/// missing).
+inline RowTable &tableOf(FunctionData &FD, RowKind K) {
+  return K == SelfRows ? FD.Self : K == CallRows ? FD.Calls : FD.jumps();
+}
 
 /// The names of a part's compressed ids, `(id) name`. Writers number them
 /// from 1 up: ids below a bound index an array, found without hashing (name

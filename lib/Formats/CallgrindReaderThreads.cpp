@@ -158,10 +158,7 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
     unsigned FunctionIndex = Tag / NumRowKinds;
     RowKind Kind = RowKind(Tag % NumRowKinds);
     FunctionData &FD = Cur->getOrCreate(Taken[FunctionIndex].first);
-    RowTable &Table = Kind == SelfRows   ? FD.Self
-                      : Kind == CallRows ? FD.Calls
-                                         : FD.jumps();
-    Ok &= Table.addBatch(Batch);
+    Ok &= tableOf(FD, Kind).addBatch(Batch);
   });
   if (!Ok)
     return cannotMerge("a cost sum overflows 64 bits");
