@@ -98,9 +98,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                    Weighted);
   // The second input in slices, as profkit-opt merges a callgrind input
   // after the first: of a function each, of a few functions (rows of a
-  // function met again within a slice), and one slice (every row handed
-  // over with the rest). The same profile, row for row.
-  for (size_t SliceBytes : {size_t(1), size_t(64), size_t(1) << 30}) {
+  // function met again within a slice; a slice counts the slab its plain
+  // rows fill), and one slice (every row handed over with the rest). The
+  // same profile, row for row.
+  for (size_t SliceBytes :
+       {size_t(1), PlainRows::SlabBytes + 1024, size_t(1) << 30}) {
     PassContext Sliced;
     Sliced.NextInputInSlices =
         [&, Done = false](

@@ -64,12 +64,13 @@ struct PlainRows {
     size_t Kept = Words.getBytesAllocated();
     return Kept ? Kept + SlabBytes : 0;
   }
+  /// The rows are kept in slabs of this size, which the C library takes
+  /// from its heap, not from mappings of their own: a slice's slabs, freed
+  /// once merged, then serve the next slice without the kernel's page
+  /// faults.
+  static constexpr size_t SlabBytes = 64 * 1024;
 
 private:
-  // In slabs the C library takes from its heap, not from mappings of their
-  // own: a slice's slabs, freed once merged, then serve the next slice
-  // without the kernel's page faults.
-  static constexpr size_t SlabBytes = 64 * 1024;
   llvm::BumpPtrAllocatorImpl<llvm::MallocAllocator, SlabBytes> Words;
 };
 
