@@ -28,8 +28,9 @@ using namespace llvm;
 using namespace llvm::sampleprof;
 
 bool profkit::detectSampleProf(StringRef Head) {
-  std::unique_ptr<MemoryBuffer> Buf =
-      MemoryBuffer::getMemBuffer(Head, "", /*RequiresNullTerminator=*/false);
+  // A copy: LLVM's text check reads lines up to a NUL, past the end of a
+  // head that has none after it.
+  std::unique_ptr<MemoryBuffer> Buf = MemoryBuffer::getMemBufferCopy(Head);
   return SampleProfileReaderExtBinary::hasFormat(*Buf) ||
          SampleProfileReaderRawBinary::hasFormat(*Buf) ||
          SampleProfileReaderText::hasFormat(*Buf);
