@@ -276,7 +276,7 @@ std::vector<FuncId> Builder::windowEnds() const {
   for (const auto &Pt : P.parts()) {
     RowLayout L = Pt->layout();
     for (const FunctionData &FD : Pt->functions())
-      for (const Row &Rw : FD.Calls) {
+      for (const Row &Rw : FD.calls()) {
         FuncId To = L.callee(Rw);
         FuncId Low = std::min(FD.Id, To), High = std::max(FD.Id, To);
         Reach[Low] = std::max(Reach[Low], High);
@@ -303,7 +303,7 @@ void Builder::collectEdges(FuncId Begin, FuncId End) {
       const FunctionData *FD = Pt->lookup(F);
       if (!FD)
         continue;
-      for (const Row &Rw : FD->Calls) {
+      for (const Row &Rw : FD->calls()) {
         uint32_t From = ByLine ? uint32_t(L.position(Rw)[0]) : 0;
         uint32_t Into = ByLine ? uint32_t(L.callTarget(Rw)[0]) : 0;
         Edges.push_back(
@@ -485,10 +485,11 @@ void Builder::addFileRows(FuncId F, std::vector<BuildReport::Entry> &Rows,
 }
 
 static void sortRows(std::vector<BuildReport::Entry> &Rows) {
-  llvm::sort(Rows, [](const BuildReport::Entry &A, const BuildReport::Entry &B) {
-    return std::tie(B.Us, B.Count, A.Name, A.File) <
-           std::tie(A.Us, A.Count, B.Name, B.File);
-  });
+  llvm::sort(Rows,
+             [](const BuildReport::Entry &A, const BuildReport::Entry &B) {
+               return std::tie(B.Us, B.Count, A.Name, A.File) <
+                      std::tie(A.Us, A.Count, B.Name, B.File);
+             });
 }
 
 template <typename MapT>
@@ -633,10 +634,10 @@ void Builder::finishHeaders(BuildReport &R) {
     BuildReport::Header &H = KV.second;
     for (auto &C : ChainsOf[KV.first()])
       H.Chains.push_back(std::move(C.second));
-    llvm::stable_sort(H.Chains, [](const BuildReport::Chain &A,
-                                   const BuildReport::Chain &B) {
-      return std::tie(B.Count, B.Us) < std::tie(A.Count, A.Us);
-    });
+    llvm::stable_sort(
+        H.Chains, [](const BuildReport::Chain &A, const BuildReport::Chain &B) {
+          return std::tie(B.Count, B.Us) < std::tie(A.Count, A.Us);
+        });
     R.Headers.push_back(std::move(H));
   }
   llvm::sort(R.Headers,
@@ -692,7 +693,8 @@ BuildReport Builder::run() {
 }
 
 Expected<BuildReport> BuildReport::compute(const Profile &P) {
-  auto It = find_if(P.events(), [](const EventType &E) { return E.Name == "us"; });
+  auto It =
+      find_if(P.events(), [](const EventType &E) { return E.Name == "us"; });
   if (It == P.events().end())
     return makeError(ErrorCode::InvalidArgument,
                      P.SourceName +

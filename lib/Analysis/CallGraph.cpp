@@ -18,7 +18,7 @@ CallGraphAnalysis::Result CallGraphAnalysis::compute(const Profile &P) {
     RowLayout L = Pt->layout();
     for (const FunctionData &FD : Pt->functions()) {
       R.HasData[FD.Id] = true;
-      for (const Row &Rw : FD.Calls) {
+      for (const Row &Rw : FD.calls()) {
         FuncId C = L.callee(Rw);
         R.Callees[FD.Id].push_back(C);
         R.Callers[C].push_back(FD.Id);

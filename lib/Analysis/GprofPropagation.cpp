@@ -36,7 +36,7 @@ GprofPropagation GprofPropagation::compute(const Part &Pt, size_t NE) {
   };
   for (const FunctionData &FD : Pt.functions()) {
     Node(FD.Id);
-    for (const Row &R : FD.Calls)
+    for (const Row &R : FD.calls())
       Node(L.callee(R));
   }
   const size_t N = Local.size();
@@ -52,7 +52,7 @@ GprofPropagation GprofPropagation::compute(const Part &Pt, size_t NE) {
     for (const Row &R : FD.Self)
       for (size_t E = 0; E != NE; ++E)
         Overflow |= !addCost(Self[From * NE + E], R.value(E));
-    for (const Row &R : FD.Calls) {
+    for (const Row &R : FD.calls()) {
       unsigned To = Local[L.callee(R)];
       auto [It, New] = PairIndex.try_emplace({From, To}, Pairs.size());
       if (New)
@@ -115,7 +115,7 @@ GprofPropagation GprofPropagation::compute(const Part &Pt, size_t NE) {
   // Each call row: its count's part of its pair's share.
   std::vector<SmallVector<uint64_t, 2>> SiteCounts(Pairs.size());
   for (const FunctionData &FD : Pt.functions())
-    for (const Row &R : FD.Calls)
+    for (const Row &R : FD.calls())
       SiteCounts[PairIndex[{Local[FD.Id], Local[L.callee(R)]}]].push_back(
           R.value(0));
   // Per pair and event, the parts of its call sites, handed out in order.
@@ -128,7 +128,7 @@ GprofPropagation GprofPropagation::compute(const Part &Pt, size_t NE) {
   for (const FunctionData &FD : Pt.functions()) {
     std::vector<uint64_t> &Costs = Result.Costs.emplace_back();
     unsigned From = Local[FD.Id];
-    for (const Row &R : FD.Calls) {
+    for (const Row &R : FD.calls()) {
       unsigned I = PairIndex[{From, Local[L.callee(R)]}];
       unsigned Site = SitesDone[I]++;
       for (size_t E = 0; E != NE; ++E)

@@ -53,7 +53,7 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
     RowLayout L = Pt->layout();
     std::vector<uint64_t> PartSelf(NE);
     for (const FunctionData &FD : Pt->functions()) {
-      if (FD.Self.empty() && FD.Calls.empty())
+      if (FD.Self.empty() && FD.calls().empty())
         continue;
       ++R.PartsWithData[FD.Id];
       uint64_t *S = R.Self.data() + size_t(FD.Id) * NE;
@@ -62,7 +62,7 @@ InclusiveCost InclusiveCost::compute(const Profile &P) {
           (void)addCost(S[E], Rw.value(E));
           (void)addCost(PartSelf[E], Rw.value(E));
         }
-      for (const Row &Rw : FD.Calls) {
+      for (const Row &Rw : FD.calls()) {
         FuncId To = L.callee(Rw);
         auto [It, New] = ArcIndex.try_emplace({FD.Id, To}, Arcs.size());
         if (New) {

@@ -377,9 +377,11 @@ bool CallgrindReader::flushRows() {
   for (unsigned K = 0; K != NumRowKinds; ++K) {
     if (Batches[K].empty())
       continue;
-    RowTable &Table = tableOf(FD, RowKind(K));
-    if (Opts.Slice && keepPlain(RowKind(K), Table, Ok))
+    if (Opts.Slice && keepPlain(FD, RowKind(K), Ok))
       continue;
+    if (K == CallRows && !FD.hasCalls())
+      RowBytes += sizeof(RowTable) + 16; // A table of its own, made now.
+    RowTable &Table = tableOf(FD, RowKind(K));
     size_t Before = Table.encodedBytes();
     Ok &= Table.addBatch(Batches[K]);
     size_t After = Table.encodedBytes();
@@ -391,16 +393,16 @@ bool CallgrindReader::flushRows() {
   return Ok;
 }
 
-bool CallgrindReader::keepPlain(RowKind K, RowTable &Table, bool &Ok) {
+bool CallgrindReader::keepPlain(FunctionData &FD, RowKind K, bool &Ok) {
   PlainRows &Rows = Plain.back();
   PlainRows::Kind PK = PlainRows::Kind(K);
   // A function met again in the slice: its rows so far go into its table,
   // which then takes these as it would have.
   if (Rows.table(CurFunction, PK).NumRows) {
-    Ok &= Rows.moveInto(CurFunction, PK, Table, PlainScratch);
+    Ok &= Rows.moveInto(CurFunction, PK, tableOf(FD, K), PlainScratch);
     return false;
   }
-  if (!Table.empty())
+  if (!tableOf(std::as_const(FD), K).empty())
     return false;
   RowBatch &B = Batches[K];
   Ok &= B.sortAndSum();

@@ -39,7 +39,11 @@ enum RowKind : unsigned {
 /// The table of FD that holds rows of kind K (its jump table made if
 /// missing).
 inline RowTable &tableOf(FunctionData &FD, RowKind K) {
-  return K == SelfRows ? FD.Self : K == CallRows ? FD.Calls : FD.jumps();
+  return K == SelfRows ? FD.Self : K == CallRows ? FD.makeCalls() : FD.jumps();
+}
+/// The table of FD that holds rows of kind K, or an empty one.
+inline const RowTable &tableOf(const FunctionData &FD, RowKind K) {
+  return K == SelfRows ? FD.Self : K == CallRows ? FD.calls() : FD.jumps();
 }
 
 /// The names of a part's compressed ids, `(id) name`. Writers number them
@@ -208,7 +212,7 @@ private:
   bool flushRows();
   /// In slices: keeps the batch of kind K plain when the current function
   /// has no rows of that kind yet (false: the table takes it).
-  bool keepPlain(RowKind K, RowTable &Table, bool &Ok);
+  bool keepPlain(FunctionData &FD, RowKind K, bool &Ok);
   /// Encodes the plain rows of the parts not handed over into their tables.
   [[nodiscard]] bool encodePlainRows();
   void noteFirstLine(FunctionData &FD);

@@ -144,7 +144,8 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
       return;
     FunctionData &New = Cur->getOrCreate(FD.Id);
     New.Self = std::move(FD.Self);
-    New.Calls = std::move(FD.Calls);
+    if (FD.hasCalls())
+      New.setCalls(std::move(FD.makeCalls()));
     if (FD.hasJumps())
       New.jumps() = std::move(FD.jumps());
   });

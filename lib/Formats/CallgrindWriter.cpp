@@ -478,12 +478,12 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
     if (SelfIndex++ != Lead)
       selfRow<K>(R, F.File);
   };
-  if (FD.Calls.empty() && !FD.hasJumps()) {
+  if (FD.calls().empty() && !FD.hasJumps()) {
     for (; S != SE; ++S)
       Self(*S);
     return;
   }
-  RowTable::iterator C = FD.Calls.begin(), CE = FD.Calls.end();
+  RowTable::iterator C = FD.calls().begin(), CE = FD.calls().end();
   RowTable::iterator J = FD.jumps().begin(), JE = FD.jumps().end();
   // An iterator's row stays at one address as it advances.
   const Row *CR = C != CE ? &*C : nullptr;
@@ -579,7 +579,7 @@ void Formatter::function(const FunctionData &FD) {
 
 /// The bytes of a function's rows, which its text takes about in proportion.
 static size_t rowBytes(const FunctionData &FD) {
-  return FD.Self.encodedBytes() + FD.Calls.encodedBytes() +
+  return FD.Self.encodedBytes() + FD.calls().encodedBytes() +
          FD.jumps().encodedBytes() + 64;
 }
 

@@ -222,7 +222,7 @@ void Importer::add(const FunctionSamples &FS, FuncId Top, InlineSiteId Site) {
       C.position()[1] = Loc.Discriminator;
       C.setInlineSite(Site);
       C.setCallee(function(Callee));
-      Overflow |= !FD.Calls.add(C.key(), {Count});
+      Overflow |= !FD.makeCalls().add(C.key(), {Count});
     }
   }
   for (const auto &[Loc, Callees] : FS.getCallsiteSamples())

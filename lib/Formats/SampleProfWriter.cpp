@@ -105,7 +105,7 @@ Error SampleMapBuilder::build(SampleProfileMap &Map) {
                       .addBodySamples(Loc->LineOffset, Loc->Discriminator,
                                       R.value(0)) != sampleprof_error::success;
     }
-    for (const Row &R : FD.Calls) {
+    for (const Row &R : FD.calls()) {
       Expected<LineLocation> Loc = location(L.position(R));
       if (!Loc)
         return Loc.takeError();

@@ -404,16 +404,19 @@ bool TraceBuilder::add(const TraceTree &T) {
       K.setCallee(Func[Call->Callee]);
       K.target()[0] = Call->CalleeEntry;
       uint64_t Values[] = {Call->Count, Call->Us};
-      Ok &= FD.Calls.add(K.key(), Values);
+      Ok &= FD.makeCalls().add(K.key(), Values);
     }
     SelfKey K(L);
     K.setSourceFile(File);
     uint64_t Values[] = {T.SelfUs[I]};
     Ok &= FD.Self.add(K.key(), Values);
     // A compilation's functions are its own: their rows are complete.
-    Ok &= FD.Calls.finalize() && FD.Self.finalize();
-    FD.Calls.shrink();
+    Ok &= FD.Self.finalize();
     FD.Self.shrink();
+    if (FD.hasCalls()) {
+      Ok &= FD.makeCalls().finalize();
+      FD.makeCalls().shrink();
+    }
   }
   return Ok;
 }

@@ -416,7 +416,7 @@ Expected<std::unique_ptr<Profile>> WebgrindReader::read() {
     Key.setSourceFile(P.function(Caller).File);
     Key.setCallee(Ids[C.Callee]);
     uint64_t Value[] = {C.Count, C.Cost};
-    if (!Pt.getOrCreate(Caller).Calls.add(Key.key(), Value))
+    if (!Pt.getOrCreate(Caller).makeCalls().add(Key.key(), Value))
       return error(0, "a call cost sum overflows 64 bits");
   }
   if (!Pt.finalize())

@@ -144,7 +144,7 @@ void WebgrindWriter::functionLines() {
           HasSelf[FD.Id] = HasSelf[FD.Id] || !FD.Self.empty();
           continue;
         }
-        for (const Row &R : FD.Calls) {
+        for (const Row &R : FD.calls()) {
           if (!HasSelf[FD.Id])
             Place(R);
           if (uint64_t Line = L.callTarget(R)[*LineIdx])
@@ -173,7 +173,7 @@ void WebgrindWriter::collect() {
     RowLayout L = Pt->layout();
     std::optional<unsigned> LineIdx = Pt->positionIndex(PositionKind::Line);
     for (const FunctionData &FD : Pt->functions())
-      for (const Row &R : FD.Calls)
+      for (const Row &R : FD.calls())
         Calls.push_back({FD.Id, L.callee(R),
                          LineIdx ? L.position(R)[*LineIdx] : 0, R.value(0),
                          Event ? R.value(1 + *Event) : 0});

@@ -170,7 +170,7 @@ void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
     S << " :";
     printCosts(S, R.Values);
   }
-  for (const auto &[Key, Values] : mergedRows(FD.Calls)) {
+  for (const auto &[Key, Values] : mergedRows(FD.calls())) {
     Row R{Key, Values};
     raw_string_ostream S(Begin("call", R));
     S << " -> ";

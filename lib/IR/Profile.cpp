@@ -157,13 +157,37 @@ static bool siteBefore(const std::pair<InlineSiteId, FunctionValues> &E,
   return E.first < Site;
 }
 
+RowLayout FunctionData::layout() const {
+  // From the self table's key width.
+  return RowLayout{Self.keyWidth() - RowLayout{0}.selfWidth()};
+}
+
 FunctionData::RareData &FunctionData::rare() {
   if (!Rare) {
-    // The layout, from the self table's key width.
-    RowLayout L{Self.keyWidth() - RowLayout{0}.selfWidth()};
+    RowLayout L = layout();
     Rare = std::make_unique<RareData>(L.jumpWidth(), L.P);
   }
   return *Rare;
+}
+
+const RowTable &FunctionData::calls() const {
+  static const RowTable None;
+  return Calls ? *Calls : None;
+}
+
+RowTable &FunctionData::makeCalls() {
+  if (!Calls) {
+    RowLayout L = layout();
+    Calls = std::make_unique<RowTable>(L.callWidth(), L.P);
+  }
+  return *Calls;
+}
+
+void FunctionData::setCalls(RowTable &&T) {
+  if (T.empty())
+    Calls.reset();
+  else
+    makeCalls() = std::move(T);
 }
 
 RowTable &FunctionData::jumps() { return rare().Jumps; }
@@ -319,7 +343,8 @@ bool Part::finalize() {
   bool Ok = true;
   for (FunctionData &FD : Functions) {
     Ok &= FD.Self.finalize();
-    Ok &= FD.Calls.finalize();
+    if (FD.hasCalls())
+      Ok &= FD.makeCalls().finalize();
     if (FD.hasJumps())
       Ok &= FD.jumps().finalize();
   }
@@ -329,7 +354,10 @@ bool Part::finalize() {
 void Part::shrink() {
   for (FunctionData &FD : Functions) {
     FD.Self.shrink();
-    FD.Calls.shrink();
+    if (FD.hasCalls())
+      FD.makeCalls().shrink();
+    else
+      FD.setCalls(RowTable()); // Frees a table left empty.
     if (FD.hasJumps())
       FD.jumps().shrink();
   }

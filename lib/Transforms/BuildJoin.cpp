@@ -95,7 +95,7 @@ Expected<PreservedAnalyses> BuildJoinPass::run(Profile &P,
         SmallVector<uint64_t, 4> Values(1 + NumEvents, 0);
         Values[0] = C.Count;
         Values[1 + *Us] = C.Time;
-        Ok &= FD.Calls.add(K.key(), Values);
+        Ok &= FD.makeCalls().add(K.key(), Values);
         Ok &= addCost(TraceTime, C.Time);
       }
 

@@ -94,7 +94,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
   // Callers of every function in this part (kept up to date as calls move).
   DenseMap<FuncId, SmallSetVector<FuncId, 4>> Callers;
   for (const FunctionData &FD : Pt.functions())
-    for (const Row &R : FD.Calls)
+    for (const Row &R : FD.calls())
       Callers[L.callee(R)].insert(FD.Id);
 
   DenseSet<FuncId> Done;
@@ -121,7 +121,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
     };
     std::vector<Incoming> In;
     for (FuncId C : From)
-      for (const Row &R : Pt.getOrCreate(C).Calls)
+      for (const Row &R : Pt.getOrCreate(C).calls())
         if (L.callee(R) == H)
           In.push_back({C, SmallVector<uint64_t, 4>(L.place(R)),
                         SmallVector<uint64_t, 8>(R.Values)});
@@ -139,7 +139,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
       for (const Row &R : HD->Self)
         for (size_t E = 0; E != R.Values.size() && E != NumEvents; ++E)
           Ok &= addCost(Self[E], R.Values[E]);
-      for (const Row &R : HD->Calls)
+      for (const Row &R : HD->calls())
         if (L.callee(R) != H)
           OutCalls.push_back(
               {SmallVector<uint64_t, 4>(R.Key.drop_front(L.selfWidth())),
@@ -171,7 +171,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
     for (FuncId C : From) {
       FunctionData &CD = Pt.getOrCreate(C);
       RowTable NewCalls(L.callWidth(), L.P);
-      for (const Row &R : CD.Calls)
+      for (const Row &R : CD.calls())
         if (L.callee(R) != H)
           Ok &= NewCalls.add(R.Key, R.Values);
       SmallVector<uint64_t, 12> Key;
@@ -201,7 +201,7 @@ static DenseSet<FuncId> hideInPart(Part &Pt, const DenseSet<FuncId> &Hidden,
       }
       Ok &= NewCalls.finalize();
       Ok &= CD.Self.finalize();
-      CD.Calls = std::move(NewCalls);
+      CD.setCalls(std::move(NewCalls));
     }
     Done.insert(H);
   }

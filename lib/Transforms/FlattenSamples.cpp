@@ -90,10 +90,10 @@ bool profkit::flattenSamples(Profile &P,
       SK.position()[0] = LineOf(R);
       Ok &= FD2.Self.add(SK.key(), R.Values);
     }
-    for (const Row &R : FD.Calls) {
+    for (const Row &R : FD.calls()) {
       CK.position()[0] = LineOf(R);
       CK.setCallee(Func[SL.callee(R)]);
-      Ok &= FD2.Calls.add(CK.key(), R.Values);
+      Ok &= FD2.makeCalls().add(CK.key(), R.Values);
     }
   }
   Ok &= To.finalize();
@@ -110,13 +110,13 @@ bool profkit::flattenSamples(Profile &P,
     FunctionData &FD = To.functions()[F];
     RowTable Calls(DL.callWidth(), DL.P);
     size_t Index = 0;
-    for (const Row &R : FD.Calls) {
+    for (const Row &R : FD.calls()) {
       Values[0] = R.value(0);
       llvm::copy(G.callCost(F, Index++), Values.begin() + 1);
       Ok &= Calls.add(R.Key, Values);
     }
     Ok &= Calls.finalize();
-    FD.Calls = std::move(Calls);
+    FD.setCalls(std::move(Calls));
   }
   P = std::move(Q);
   std::string Msg = "flatten-samples: a sample profile has no files and no "

@@ -277,7 +277,7 @@ Error Relocator::toFunctions(Part &Pt) {
     position(Pt, A.SelfPC - Bias, K.target());
     // The inclusive cost comes later (propagate).
     uint64_t V[] = {A.Count};
-    if (!FD.Calls.add(K.key(), V))
+    if (!FD.makeCalls().add(K.key(), V))
       Opts.Warn(Path + ": a call count overflows 64 bits; saturated");
   }
   // Another program's symbols would give a plausible but false profile: a
@@ -312,17 +312,17 @@ void Relocator::propagate(Part &Pt) {
   SmallVector<uint64_t, 8> Values(1 + G.numEvents());
   for (size_t F = 0; F != Pt.functions().size(); ++F) {
     FunctionData &FD = Pt.functions()[F];
-    if (FD.Calls.empty())
+    if (FD.calls().empty())
       continue;
     RowTable Calls(L.callWidth(), L.P);
     size_t Index = 0;
-    for (const Row &R : FD.Calls) {
+    for (const Row &R : FD.calls()) {
       Values[0] = R.value(0);
       llvm::copy(G.callCost(F, Index++), Values.begin() + 1);
       (void)Calls.add(R.Key, Values);
     }
     (void)Calls.finalize();
-    FD.Calls = std::move(Calls);
+    FD.setCalls(std::move(Calls));
   }
   if (G.Overflow)
     Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
@@ -417,7 +417,7 @@ Error Relocator::toAddresses(Part &Pt) {
   for (const FunctionData &FD : Pt.functions()) {
     if (!isOurObject(P.function(FD.Id).Object))
       continue;
-    for (const Row &R : FD.Calls) {
+    for (const Row &R : FD.calls()) {
       FuncId Callee = L.callee(R);
       if (!isOurObject(P.function(Callee).Object))
         continue;

@@ -227,7 +227,7 @@ Error Builder::run(const ProgramCounts &Counts, ArrayRef<uint64_t> Executed,
     K.position()[1] = L->Discriminator;
     K.setInlineSite(L->Site);
     K.setCallee(function(Callee->Name));
-    Saturated |= !Pt.getOrCreate(L->Top).Calls.add(K.key(), {Count});
+    Saturated |= !Pt.getOrCreate(L->Top).makeCalls().add(K.key(), {Count});
   }
   for (const auto &[Entry, Count] : Counts.Entries) {
     const ProgramCode::Function *Callee = Code.functionEnteredAt(Entry);
@@ -278,9 +278,8 @@ static std::optional<std::string> mainObject(const Profile &P) {
 
 /// The counts of the code of Objects; every part of P has instruction
 /// positions.
-static ProgramCounts gatherCounts(const Profile &P,
-                                  const DenseSet<StrId> &Objects,
-                                  unsigned Event) {
+static ProgramCounts
+gatherCounts(const Profile &P, const DenseSet<StrId> &Objects, unsigned Event) {
   ProgramCounts C;
   for (const auto &Pt : P.parts()) {
     unsigned Instr = *Pt->positionIndex(PositionKind::Instr);
@@ -291,7 +290,7 @@ static ProgramCounts gatherCounts(const Profile &P,
         for (const Row &R : FD.Self)
           C.Saturated |=
               !addCost(C.Instructions[L.position(R)[Instr]], R.value(Event));
-      for (const Row &R : FD.Calls) {
+      for (const Row &R : FD.calls()) {
         if (!Objects.contains(P.function(L.callee(R)).Object))
           continue;
         uint64_t To = L.callTarget(R)[Instr];

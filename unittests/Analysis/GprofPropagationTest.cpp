@@ -20,7 +20,7 @@ std::vector<uint64_t> calls(const Profile &P, const GprofPropagation &G,
     if (P.functionName(FD.Id) != Caller)
       continue;
     size_t Index = 0;
-    for (const Row &R : FD.Calls) {
+    for (const Row &R : FD.calls()) {
       if (P.functionName(L.callee(R)) == Callee)
         Costs.push_back(G.callCost(F, Index)[0]);
       ++Index;

@@ -179,13 +179,13 @@ TEST(InclusiveCost, DeepChainDoesNotRecurse) {
     if (I + 1 != N) {
       uint64_t Call[] = {1, N - I - 1};
       C.setCallee(I + 1);
-      ASSERT_TRUE(FD.Calls.add(C.key(), Call));
+      ASSERT_TRUE(FD.makeCalls().add(C.key(), Call));
     }
   }
   // Close the chain into one big cycle too.
   uint64_t Back[] = {1, 1};
   C.setCallee(0);
-  ASSERT_TRUE(Pt.getOrCreate(N - 1).Calls.add(C.key(), Back));
+  ASSERT_TRUE(Pt.getOrCreate(N - 1).makeCalls().add(C.key(), Back));
   InclusiveCost IC = InclusiveCost::compute(P);
   EXPECT_EQ(IC.total()[0], N);
   EXPECT_EQ(IC.inclusive(0)[0], N); // own = 1 + (N - 1)

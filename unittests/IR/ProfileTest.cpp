@@ -196,7 +196,8 @@ TEST(Profile, PartTotalsSumSelfCostsOnly) {
   FunctionData &FD = Pt.getOrCreate(F);
   ASSERT_TRUE(FD.Self.add({1, 0}, {10})); // line 1, file ""
   ASSERT_TRUE(FD.Self.add({2, 0}, {5}));
-  ASSERT_TRUE(FD.Calls.add({2, 0, G, 0}, {1, 1000})); // inclusive, not self
+  ASSERT_TRUE(
+      FD.makeCalls().add({2, 0, G, 0}, {1, 1000})); // inclusive, not self
   bool Overflow = false;
   EXPECT_EQ(Pt.computeTotals(1, Overflow), std::vector<uint64_t>{15});
   EXPECT_FALSE(Overflow);
@@ -397,7 +398,6 @@ TEST(FunctionData, JumpsTakeTheLayoutOfTheSelfRows) {
   EXPECT_EQ(FD.jumps().keyWidth(), L.jumpWidth());
   FunctionData Released(1, L);
   Released.Self.clear();
-  Released.Calls.clear();
   EXPECT_EQ(Released.jumps().keyWidth(), L.jumpWidth());
 }
 
@@ -411,3 +411,30 @@ TEST(FunctionValues, AnOverflowingSumSaturatesAndFails) {
 }
 
 } // namespace
+
+TEST(FunctionData, CallTableMadeForCallRowsOnly) {
+  // A function that calls nothing holds no call table: reading it, or
+  // finishing and shrinking its part, makes none.
+  RowLayout L{1};
+  Profile P;
+  Part &Pt = P.addPart({PositionKind::Line});
+  FunctionData &Leaf = Pt.getOrCreate(0);
+  EXPECT_TRUE(Leaf.calls().empty());
+  EXPECT_EQ(Leaf.calls().size(), 0u);
+  ASSERT_TRUE(Pt.finalize());
+  Pt.shrink();
+  EXPECT_FALSE(Pt.functions()[0].hasCalls());
+  // The first call row makes it, with the part's layout.
+  FunctionData &Caller = Pt.getOrCreate(1);
+  RowTable &Calls = Caller.makeCalls();
+  EXPECT_EQ(Calls.keyWidth(), L.callWidth());
+  CallKey K(L);
+  K.setCallee(0);
+  ASSERT_TRUE(Calls.add(K.key(), {1, 5}));
+  EXPECT_TRUE(Caller.hasCalls());
+  EXPECT_EQ(Caller.calls().size(), 1u);
+  // Rows replaced by none free it.
+  Caller.setCalls(RowTable(L.callWidth(), L.P));
+  EXPECT_FALSE(Caller.hasCalls());
+  EXPECT_TRUE(Caller.calls().empty());
+}

@@ -308,10 +308,18 @@ struct Interval {
 /// The data of one function in one part.
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)
-      : Id(Id), Self(L.selfWidth(), L.P), Calls(L.callWidth(), L.P) {}
+      : Id(Id), Self(L.selfWidth(), L.P) {}
   FuncId Id;
   RowTable Self;
-  RowTable Calls;
+  /// The call rows: empty if there are none. A cachegrind profile's
+  /// functions, and half of a callgrind part's, call nothing, and an empty
+  /// table would be a third of the function's data.
+  const RowTable &calls() const;
+  /// The call table to add rows to, made if missing.
+  RowTable &makeCalls();
+  /// Replaces the call rows with T's.
+  void setCalls(RowTable &&T);
+  bool hasCalls() const { return Calls && !Calls->empty(); }
   /// The jump rows (callgrind --collect-jumps), made on first use: most
   /// functions of most profiles have none.
   RowTable &jumps();
@@ -340,9 +348,11 @@ private:
     llvm::SmallVector<std::pair<InlineSiteId, FunctionValues>, 0> InlineValues;
   };
   RareData &rare();
+  RowLayout layout() const;
+  std::unique_ptr<RowTable> Calls;
   std::unique_ptr<RareData> Rare;
 };
-static_assert(sizeof(FunctionData) <= 88, "a profile holds millions");
+static_assert(sizeof(FunctionData) <= 64, "a profile holds millions");
 
 /// A header line of a part: views of its text, valid until the header
 /// changes.

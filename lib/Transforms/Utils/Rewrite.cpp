@@ -231,20 +231,22 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         SelfRows.add(SK.key(), Values);
       });
       Ok &= SelfRows.flushInto(To2.Self);
-      ForEachRow(FD.Calls, PlainRows::Calls, SL.callWidth(), [&](const Row &R) {
-        FuncId Callee = M.Func[SL.callee(R)];
-        if (Callee == DroppedFunction)
-          return;
-        Head(CK, R);
-        CK.setCallee(Callee);
-        if (!M.UseFunctionFile)
-          MapPositions(SL.callTarget(R), CK.target());
-        Values.push_back(R.value(0));
-        MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
-        Weigh(Values);
-        CallRows.add(CK.key(), Values);
-      });
-      Ok &= CallRows.flushInto(To2.Calls);
+      ForEachRow(
+          FD.calls(), PlainRows::Calls, SL.callWidth(), [&](const Row &R) {
+            FuncId Callee = M.Func[SL.callee(R)];
+            if (Callee == DroppedFunction)
+              return;
+            Head(CK, R);
+            CK.setCallee(Callee);
+            if (!M.UseFunctionFile)
+              MapPositions(SL.callTarget(R), CK.target());
+            Values.push_back(R.value(0));
+            MapCosts(R.Values.drop_front(std::min<size_t>(1, R.Values.size())));
+            Weigh(Values);
+            CallRows.add(CK.key(), Values);
+          });
+      if (!CallRows.empty())
+        Ok &= CallRows.flushInto(To2.makeCalls());
       // Not FD.jumps(), which would make FD's rare data.
       ForEachRow(std::as_const(FD).jumps(), PlainRows::Jumps, SL.jumpWidth(),
                  [&](const Row &R) {
@@ -268,7 +270,7 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         Ok &= JumpRows.flushInto(To2.jumps());
       if constexpr (Release) {
         FD.Self.clear();
-        FD.Calls.clear();
+        FD.setCalls(RowTable());
         if (FD.hasJumps())
           FD.jumps().clear();
       }
