@@ -443,29 +443,63 @@ void Profile::indexByName(FuncId F) {
     ByName[Fn.Name] = {Fn.Object, Fn.File, F};
 }
 
-FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
-  // Functions added by addNewFunction() first.
-  uint32_t Hash;
-  for (; NumIndexed < Functions.size(); ++NumIndexed) {
-    const Function &Fn = Functions[NumIndexed];
-    FunctionSlot &S = slotFor(Fn.Object, Fn.File, Fn.Name, Hash);
-    if (S.F == NoFunction) { // The first of these ids wins.
-      S = {FuncId(NumIndexed), Hash};
-      ++NumInSlots;
+void Profile::indexNewFunctions() {
+  size_t N = Functions.size();
+  if (NumIndexed != N) {
+    // Room for the batch first, so that the slots can be asked for ahead.
+    while (8 * (NumInSlots + N - NumIndexed) > 7 * FunctionSlots.size())
+      grow();
+    size_t Mask = FunctionSlots.size() - 1;
+    constexpr size_t Ahead = 8;
+    for (; NumIndexed < N; ++NumIndexed) {
+      if (NumIndexed + Ahead < N) {
+        const Function &Next = Functions[NumIndexed + Ahead];
+        __builtin_prefetch(
+            &FunctionSlots[hashIds(Next.Object, Next.File, Next.Name) & Mask]);
+      }
+      const Function &Fn = Functions[NumIndexed];
+      uint32_t Hash = hashIds(Fn.Object, Fn.File, Fn.Name);
+      FunctionSlot &S =
+          FunctionSlots[findSlot(Hash, Fn.Object, Fn.File, Fn.Name)];
+      if (S.F == NoFunction) { // The first of these ids wins.
+        S = {FuncId(NumIndexed), Hash};
+        ++NumInSlots;
+      }
+      indexByName(FuncId(NumIndexed));
     }
-    indexByName(FuncId(NumIndexed));
   }
   if (NumInSlots == NumIndexed) // Every function so far in a slot of its own.
     DistinctIds = NumIndexed;
+}
+
+FuncId Profile::getOrAddFreshFunction(StrId Object, StrId Name) {
+  auto [It, New] =
+      FreshNames.try_emplace({Object, Name}, FuncId(Functions.size()));
+  if (New)
+    appendFunction(Object, FreshFile, Name);
+  return It->second;
+}
+
+FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
+  if (HaveFreshFile && File == FreshFile)
+    return getOrAddFreshFunction(Object, Name);
+  if (File >= FileHasFunctions.size() || !FileHasFunctions[File]) {
+    FreshFile = File;
+    HaveFreshFile = true;
+    FreshNames.clear();
+    return getOrAddFreshFunction(Object, Name);
+  }
+  indexNewFunctions();
   if (Name < ByName.size()) {
     const FirstOfName &First = ByName[Name];
     if (First.F != NoFunction && First.Object == Object && First.File == File)
       return First.F;
   }
+  uint32_t Hash;
   FunctionSlot &S = slotFor(Object, File, Name, Hash);
   if (S.F != NoFunction)
     return S.F;
-  S = {addNewFunction(Object, File, Name), Hash};
+  S = {appendFunction(Object, File, Name), Hash};
   ++NumInSlots;
   indexByName(S.F);
   if (++NumIndexed == NumInSlots)

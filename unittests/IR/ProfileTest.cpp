@@ -6,6 +6,8 @@
 #include "profkit/Support/InputStream.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <array>
+#include <random>
 
 using namespace profkit;
 using namespace llvm;
@@ -94,6 +96,55 @@ TEST(Profile, AHintedLookupFindsWhatAnUnhintedOneFinds) {
   EXPECT_EQ(P.getOrAddFunction(0, F1, N), C);
   EXPECT_EQ(P.getOrAddFunction(Ob, F2, N), B);
   EXPECT_EQ(P.getOrAddFunction(0, F2, N), 4u);
+}
+
+TEST(Profile, FindsFunctionsAsALinearSearchWould) {
+  // Lookups mixed as readers mix them: cachegrind's files of new functions
+  // (found among themselves until the index takes them), calls into other
+  // files, functions added without a look, hints right and wrong, the
+  // index released. Each answer must be the first function of its ids, as
+  // a search of the list finds it, and a new one only if there is none.
+  Profile P;
+  std::vector<StrId> Ids;
+  for (unsigned I = 0; I != 12; ++I)
+    Ids.push_back(P.Strings.intern("s" + std::to_string(I)));
+  std::vector<std::array<StrId, 3>> Model;
+  auto Find = [&](std::array<StrId, 3> K) -> FuncId {
+    for (size_t F = 0; F != Model.size(); ++F)
+      if (Model[F] == K)
+        return FuncId(F);
+    Model.push_back(K);
+    return FuncId(Model.size() - 1);
+  };
+  std::mt19937 Rng(19);
+  auto Pick = [&](unsigned N) { return Ids[Rng() % N]; };
+  for (unsigned Step = 0; Step != 20000; ++Step) {
+    // Files from a pool that grows: most are new for a while.
+    StrId File = Ids[std::min<size_t>(Ids.size() - 1, Step / 1500 + Rng() % 3)];
+    std::array<StrId, 3> K = {Pick(3), File, Pick(12)};
+    switch (Rng() % 16) {
+    case 0: {
+      FuncId F = P.addNewFunction(K[0], K[1], K[2]);
+      Model.push_back(K);
+      ASSERT_EQ(F, Model.size() - 1);
+      break;
+    }
+    case 1:
+      P.releaseFunctionIndex();
+      break;
+    case 2:
+    case 3: {
+      FuncId Hint = FuncId(Rng() % (Model.size() + 2));
+      ASSERT_EQ(P.getOrAddFunction(K[0], K[1], K[2], Hint), Find(K));
+      break;
+    }
+    default:
+      ASSERT_EQ(P.getOrAddFunction(K[0], K[1], K[2]), Find(K)) << Step;
+    }
+    if (Step % 1500 == 0) // A new file, as a cachegrind file goes on.
+      Ids.push_back(P.Strings.intern("file" + std::to_string(Step)));
+  }
+  EXPECT_EQ(P.numFunctions(), Model.size());
 }
 
 TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {

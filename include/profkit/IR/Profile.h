@@ -19,6 +19,7 @@
 #include "profkit/IR/AddressData.h"
 #include "profkit/IR/RowTable.h"
 #include "profkit/Support/ChunkedVector.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -519,8 +520,9 @@ public:
   /// yet; a directory of time traces adds a million such). It is indexed
   /// when getOrAddFunction() next looks.
   FuncId addNewFunction(StrId Object, StrId File, StrId Name) {
-    Functions.push_back(Function{Object, File, Name});
-    return FuncId(Functions.size() - 1);
+    if (HaveFreshFile && File == FreshFile)
+      HaveFreshFile = false; // Its functions are no longer all in FreshNames.
+    return appendFunction(Object, File, Name);
   }
   /// Makes room for N functions in all: their memory is mapped at once and
   /// touched as it is used, saving the copies of a vector that doubles.
@@ -573,6 +575,29 @@ private:
   void grow();
   /// Enters F, not yet in FunctionSlots, in ByName.
   void indexByName(FuncId F);
+  /// Enters the functions added since the last lookup in the index, in one
+  /// batch whose cache misses overlap.
+  void indexNewFunctions();
+  FuncId appendFunction(StrId Object, StrId File, StrId Name) {
+    if (File >= FileHasFunctions.size())
+      FileHasFunctions.resize(std::max<size_t>(64, 2 * size_t(File) + 2));
+    FileHasFunctions.set(File);
+    Functions.push_back(Function{Object, File, Name});
+    return FuncId(Functions.size() - 1);
+  }
+  /// The function of these ids in FreshFile, added if missing.
+  FuncId getOrAddFreshFunction(StrId Object, StrId Name);
+  /// The files that have functions, by the file's id.
+  llvm::BitVector FileHasFunctions;
+  /// The last file looked up that had no function before: a cachegrind
+  /// file names each of its files once, above the file's functions, all new.
+  /// They are found among themselves in a small map that stays in the
+  /// cache, instead of the index, whose every lookup is a cache miss in a
+  /// large profile; the index takes them in a batch when it is next needed.
+  StrId FreshFile = 0;
+  bool HaveFreshFile = false;
+  llvm::DenseMap<std::pair<StrId, StrId>, FuncId> FreshNames; // Object, name.
+
   /// The first function of each name, by the name's id: most names name one
   /// function, found here with one look instead of hashing the three ids
   /// (readers look functions up at every call line).
