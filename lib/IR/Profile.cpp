@@ -481,8 +481,12 @@ FuncId Profile::getOrAddFreshFunction(StrId Object, StrId Name) {
 }
 
 FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
-  if (HaveFreshFile && File == FreshFile)
-    return getOrAddFreshFunction(Object, Name);
+  if (HaveFreshFile && File == FreshFile) {
+    if (FreshNames.size() < MaxFreshNames)
+      return getOrAddFreshFunction(Object, Name);
+    HaveFreshFile = false;
+    FreshNames = decltype(FreshNames)();
+  }
   if (File >= FileHasFunctions.size() || !FileHasFunctions[File]) {
     FreshFile = File;
     HaveFreshFile = true;

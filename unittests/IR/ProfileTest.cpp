@@ -7,6 +7,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <array>
+#include <map>
 #include <random>
 
 using namespace profkit;
@@ -109,13 +110,21 @@ TEST(Profile, FindsFunctionsAsALinearSearchWould) {
   for (unsigned I = 0; I != 12; ++I)
     Ids.push_back(P.Strings.intern("s" + std::to_string(I)));
   std::vector<std::array<StrId, 3>> Model;
+  std::map<std::array<StrId, 3>, FuncId> FirstOf;
   auto Find = [&](std::array<StrId, 3> K) -> FuncId {
-    for (size_t F = 0; F != Model.size(); ++F)
-      if (Model[F] == K)
-        return FuncId(F);
-    Model.push_back(K);
-    return FuncId(Model.size() - 1);
+    auto [It, New] = FirstOf.try_emplace(K, FuncId(Model.size()));
+    if (New)
+      Model.push_back(K);
+    return It->second;
   };
+  // A file of more functions than a fresh file's map takes, found again.
+  StrId Big = P.Strings.intern("???");
+  std::vector<StrId> Names;
+  for (unsigned I = 0; I != 70000; ++I)
+    Names.push_back(P.Strings.intern("f" + std::to_string(I)));
+  for (unsigned Round = 0; Round != 2; ++Round)
+    for (StrId N : Names)
+      ASSERT_EQ(P.getOrAddFunction(Ids[0], Big, N), Find({Ids[0], Big, N}));
   std::mt19937 Rng(19);
   auto Pick = [&](unsigned N) { return Ids[Rng() % N]; };
   for (unsigned Step = 0; Step != 20000; ++Step) {
@@ -125,6 +134,7 @@ TEST(Profile, FindsFunctionsAsALinearSearchWould) {
     switch (Rng() % 16) {
     case 0: {
       FuncId F = P.addNewFunction(K[0], K[1], K[2]);
+      FirstOf.try_emplace(K, FuncId(Model.size()));
       Model.push_back(K);
       ASSERT_EQ(F, Model.size() - 1);
       break;

@@ -597,6 +597,11 @@ private:
   StrId FreshFile = 0;
   bool HaveFreshFile = false;
   llvm::DenseMap<std::pair<StrId, StrId>, FuncId> FreshNames; // Object, name.
+  /// Past this many, a fresh file's functions go to the index: a file of a
+  /// million functions (`???`, code without debug information) would keep
+  /// a map of them beside the index. Bench shape (d)'s `???` files hold
+  /// 10 K functions each.
+  static constexpr size_t MaxFreshNames = 1 << 16;
 
   /// The first function of each name, by the name's id: most names name one
   /// function, found here with one look instead of hashing the three ids
