@@ -38,9 +38,9 @@ RowTable::BuildState &RowTable::build() {
   // Find the last row's key and values again (after shrink()).
   const uint8_t *P = Data.data(), *E = P + Data.size();
   while (P != E) {
-    decodeKey(P, State->lastKey(), KeyWidth);
-    State->LastValuesOffset = P - Data.data();
-    for (uint64_t N = readVarint(P); N; --N)
+    State->LastRowOffset = P - Data.data();
+    for (size_t N = decodeRowHead(P, State->lastKey(), RowHeader(KeyWidth)); N;
+         --N)
       readVarint(P);
   }
   State->BytesAfterCompaction = Data.size();
@@ -49,19 +49,6 @@ RowTable::BuildState &RowTable::build() {
   if (!Sorted)
     startRun();
   return *State;
-}
-
-/// Encodes a row after the row whose key is LastKey, which becomes Key. Out
-/// needs room for 10 bytes per word and count. ValuesAt is set to where the
-/// values start; returns the end of the row. Inline: readers encode every
-/// row of a profile.
-static LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
-encodeRow(uint8_t *Out, const uint64_t *Key, unsigned KeyWidth,
-          uint64_t *LastKey, const uint64_t *Values, size_t NumValues,
-          uint8_t *&ValuesAt) {
-  Out = encodeKey(Out, Key, LastKey, KeyWidth);
-  ValuesAt = Out;
-  return encodeValues(Out, Values, NumValues);
 }
 
 static size_t maxEncodedSize(size_t Words) { return 10 * (Words + 1) + 2; }
@@ -89,29 +76,35 @@ static void encodeAt(RowBytes &Data, size_t Start, size_t MaxBytes,
 
 void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   size_t Start = Data.size();
-  encodeAt(
-      Data, Start, maxEncodedSize(KeyWidth + Values.size()), [&](uint8_t *Out) {
-        uint8_t *ValuesAt;
-        uint8_t *End = encodeRow(Out, Key.data(), Key.size(), State->lastKey(),
-                                 Values.data(), Values.size(), ValuesAt);
-        State->LastValuesOffset = Start + (ValuesAt - Out);
-        return End;
-      });
+  encodeAt(Data, Start, maxEncodedSize(KeyWidth + Values.size()),
+           [&](uint8_t *Out) {
+             State->LastRowOffset = Start;
+             return encodeRow(Out, Key.data(), State->lastKey(), KeyWidth,
+                              Values.data(), Values.size());
+           });
 }
 
 bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
-  const uint8_t *P = Data.data() + State->LastValuesOffset;
-  SmallVector<uint64_t, 16> Sum(readVarint(P));
+  // The row is encoded again after the row before it, whose key is the
+  // last key less this row's deltas.
+  size_t Start = State->LastRowOffset;
+  const uint8_t *P = Data.data() + Start;
+  uint64_t Deltas[MaxKeyWidth] = {}, Before[MaxKeyWidth];
+  SmallVector<uint64_t, 16> Sum(decodeRowHead(P, Deltas, RowHeader(KeyWidth)));
   for (uint64_t &V : Sum)
     V = readVarint(P);
+  const uint64_t *Last = State->lastKey();
+  for (unsigned I = 0; I != KeyWidth; ++I)
+    Before[I] = Last[I] - Deltas[I];
   if (Sum.size() < Values.size())
     Sum.resize(Values.size());
   bool Ok = true;
   for (size_t I = 0, E = Values.size(); I != E; ++I)
     Ok &= addCost(Sum[I], Values[I]);
   encodeAt(
-      Data, State->LastValuesOffset, maxEncodedSize(Sum.size()),
-      [&](uint8_t *Out) { return encodeValues(Out, Sum.data(), Sum.size()); });
+      Data, Start, maxEncodedSize(KeyWidth + Sum.size()), [&](uint8_t *Out) {
+        return encodeRow(Out, Last, Before, KeyWidth, Sum.data(), Sum.size());
+      });
   return Ok;
 }
 
@@ -412,12 +405,12 @@ bool RowBatch::sortAndSum() {
 }
 
 /// Encodes the rows of B in its order() after the row whose key is LastKey,
-/// which becomes the last row's; ValuesAt is set to where the last row's
-/// values start. W is the key width when known at compile time (0: any), so
+/// which becomes the last row's; LastRow is set to where the last row
+/// starts. W is the key width when known at compile time (0: any), so
 /// that the loops over key words unroll.
 template <unsigned W>
 uint8_t *RowTable::encodeInOrder(uint8_t *Out, const RowBatch &B,
-                                 uint64_t *LastKey, uint8_t *&ValuesAt) {
+                                 uint64_t *LastKey, uint8_t *&LastRow) {
   const unsigned KeyWidth = W ? W : B.KeyWidth;
   const size_t Stride = KeyWidth + B.ValueWidth, NumValues = B.ValueWidth;
   // The key in a local array: stores to Out (bytes) could otherwise alias
@@ -427,7 +420,8 @@ uint8_t *RowTable::encodeInOrder(uint8_t *Out, const RowBatch &B,
   const uint64_t *Words = B.Words.data();
   for (uint32_t I : B.Order) {
     const uint64_t *R = Words + I * Stride;
-    Out = encodeRow(Out, R, KeyWidth, Last, R + KeyWidth, NumValues, ValuesAt);
+    LastRow = Out;
+    Out = encodeRow(Out, R, Last, KeyWidth, R + KeyWidth, NumValues);
   }
   std::copy(Last, Last + KeyWidth, LastKey);
   return Out;
@@ -454,7 +448,7 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
     return std::nullopt;
 
   SmallVector<uint8_t, 0> &Out = B.Encoded;
-  size_t Used = 0, LastValuesAt = 0;
+  size_t Used = 0, LastRowAt = 0;
   uint64_t Last[MaxKeyWidth], TableLast[MaxKeyWidth]; // TableLast: set below.
   std::fill_n(Last, KW, 0);
   SmallVector<uint64_t, 16> Sum;
@@ -469,10 +463,8 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
     size_t Need = Used + maxEncodedSize(KW + N);
     if (Out.size() < Need)
       Out.resize_for_overwrite(std::max(2 * Out.size(), Need));
-    uint8_t *ValuesAt;
-    Used = encodeRow(Out.data() + Used, Key, KW, Last, Values, N, ValuesAt) -
-           Out.data();
-    LastValuesAt = ValuesAt - Out.data();
+    LastRowAt = Used;
+    Used = encodeRow(Out.data() + Used, Key, Last, KW, Values, N) - Out.data();
   };
   bool Ok = true;
   iterator It = begin(), E = end();
@@ -519,7 +511,7 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
   Data.assign(Out.data(), Out.data() + Used);
   if (State) {
     std::copy(Last, Last + KW, State->lastKey());
-    State->LastValuesOffset = uint32_t(LastValuesAt);
+    State->LastRowOffset = uint32_t(LastRowAt);
     State->BytesAfterCompaction = uint32_t(Used);
   }
   return Ok;
@@ -569,7 +561,7 @@ bool RowTable::addSortedBatch(RowBatch &B) {
   }
   B.Encoded.resize_for_overwrite(B.Order.size() *
                                  maxEncodedSize(KeyWidth + B.ValueWidth));
-  uint8_t *Out = B.Encoded.data(), *ValuesAt = Out;
+  uint8_t *Out = B.Encoded.data(), *LastRow = Out;
   // Loops unrolled for the key widths of self, call and jump rows with one
   // position (line: 3, 5, 7) or two (instr line, valgrind's
   // --dump-instr=yes: 4, 7, 9); any other width takes the general loop.
@@ -581,9 +573,9 @@ bool RowTable::addSortedBatch(RowBatch &B) {
       encodeInOrder<0>, encodeInOrder<9>};
   Encoder Encode =
       KeyWidth < std::size(ByWidth) ? ByWidth[KeyWidth] : encodeInOrder<0>;
-  Out = Encode(Out, B, LastKey, ValuesAt);
+  Out = Encode(Out, B, LastKey, LastRow);
   if (State)
-    State->LastValuesOffset = Data.size() + (ValuesAt - B.Encoded.data());
+    State->LastRowOffset = Data.size() + (LastRow - B.Encoded.data());
   Data.append(B.Encoded.data(), Out);
   B.clear();
   return Ok;
@@ -623,7 +615,7 @@ size_t RowBatchLog::append(uint64_t Tag, const RowBatch &B) {
   uint64_t Last[RowTable::MaxKeyWidth] = {};
   for (uint32_t I : B.order()) {
     const uint64_t *R = B.row(I);
-    Out = encodeValues(encodeKey(Out, R, Last, KW), R + KW, VW);
+    Out = encodeRow(Out, R, Last, KW, R + KW, VW);
   }
   uint64_t Bytes = Out - (Length + sizeof(uint64_t));
   memcpy(Length, &Bytes, sizeof(Bytes));

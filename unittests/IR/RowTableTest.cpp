@@ -24,6 +24,24 @@ Rows collect(const RowTable &T) {
   return R;
 }
 
+/// Adds the row (K, V) to the model Ref, as a table sums a repeated key.
+void addTo(Rows &Ref, const std::vector<uint64_t> &K,
+           const std::vector<uint64_t> &V) {
+  std::vector<uint64_t> &Sum = Ref[K];
+  if (Sum.size() < V.size())
+    Sum.resize(V.size());
+  for (size_t J = 0; J != V.size(); ++J)
+    Sum[J] += V[J];
+}
+
+/// Ref as a table gives it back: values without trailing zeros.
+Rows withoutTrailingZeros(Rows Ref) {
+  for (auto &[K, V] : Ref)
+    while (!V.empty() && !V.back())
+      V.pop_back();
+  return Ref;
+}
+
 TEST(RowTable, SortedAppendKeepsOrderAndValues) {
   RowTable T(2);
   ASSERT_TRUE(T.add({1, 10}, {5, 0, 7}));
@@ -339,6 +357,46 @@ TEST(RowBatch, SortAndSumMatchesStableSort) {
   }
 }
 
+// A row's header holds its value count in the bits its key's mask leaves:
+// every key width, counts on both sides of what fits there, rows summed into
+// the last one across that bound, and tables read again after shrink().
+TEST(RowTable, EveryKeyWidthAndValueCount) {
+  std::mt19937_64 Rng(11);
+  for (unsigned KW = 1; KW <= RowTable::MaxKeyWidth; ++KW) {
+    RowTable ByRow(KW);
+    RowTable ByBatch(KW);
+    RowBatch B(KW);
+    Rows Ref;
+    std::vector<uint64_t> K(KW, 0);
+    for (int I = 0; I != 3000; ++I) {
+      // Increasing keys; a third of the rows repeat the last key.
+      if (Rng() % 3) {
+        unsigned W = Rng() % KW;
+        K[W] += 1 + Rng() % 300;
+        for (unsigned J = W + 1; J != KW; ++J)
+          K[J] = Rng() % 3;
+      }
+      std::vector<uint64_t> V(Rng() % 50 ? Rng() % 40 : 100 + Rng() % 200);
+      for (uint64_t &X : V)
+        X = Rng() % 3 ? Rng() % (uint64_t(1) << (Rng() % 40)) : 0;
+      ASSERT_TRUE(ByRow.add(K, V));
+      B.add(K, V);
+      if (Rng() % 20 == 0) {
+        ASSERT_TRUE(ByBatch.addBatch(B));
+      }
+      if (Rng() % 200 == 0)
+        ByRow.shrink();
+      addTo(Ref, K, V);
+    }
+    ASSERT_TRUE(ByBatch.addBatch(B));
+    ASSERT_TRUE(ByRow.finalize());
+    ASSERT_TRUE(ByBatch.finalize());
+    Ref = withoutTrailingZeros(Ref);
+    EXPECT_EQ(collect(ByRow), Ref) << KW << " key words";
+    EXPECT_EQ(collect(ByBatch), Ref) << KW << " key words";
+  }
+}
+
 class RandomRows : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(RandomRows, MatchReferenceMap) {
@@ -351,17 +409,10 @@ TEST_P(RandomRows, MatchReferenceMap) {
     for (uint64_t &X : V)
       X = Rng() % 1000;
     ASSERT_TRUE(T.add(K, V));
-    std::vector<uint64_t> &Sum = Ref[K];
-    if (Sum.size() < V.size())
-      Sum.resize(V.size());
-    for (size_t J = 0; J != V.size(); ++J)
-      Sum[J] += V[J];
+    addTo(Ref, K, V);
   }
   ASSERT_TRUE(T.finalize());
-  for (auto &[K, V] : Ref)
-    while (!V.empty() && !V.back())
-      V.pop_back();
-  EXPECT_EQ(collect(T), Ref);
+  EXPECT_EQ(collect(T), withoutTrailingZeros(Ref));
 }
 
 TEST_P(RandomRows, BatchesMatchReferenceMap) {
@@ -385,18 +436,11 @@ TEST_P(RandomRows, BatchesMatchReferenceMap) {
         ASSERT_TRUE(T.addBatch(B));
       }
     }
-    std::vector<uint64_t> &Sum = Ref[K];
-    if (Sum.size() < V.size())
-      Sum.resize(V.size());
-    for (size_t J = 0; J != V.size(); ++J)
-      Sum[J] += V[J];
+    addTo(Ref, K, V);
   }
   ASSERT_TRUE(T.addBatch(B));
   ASSERT_TRUE(T.finalize());
-  for (auto &[K, V] : Ref)
-    while (!V.empty() && !V.back())
-      V.pop_back();
-  EXPECT_EQ(collect(T), Ref);
+  EXPECT_EQ(collect(T), withoutTrailingZeros(Ref));
 }
 
 // mergeBatch() of a batch whose rows come in key order (merge adds each

@@ -4,11 +4,12 @@
 // function in one part. A row is a fixed-width key (source file, positions,
 // callee, ...) and a variable-width vector of 64-bit values (costs, counts).
 //
-// Rows are stored as one contiguous byte stream: a mask of the key words
-// that changed since the previous row, those words as zigzag varint deltas,
-// then the values as plain varints with trailing zeros dropped. Real
-// profiles list positions in increasing order, so most words encode in one
-// or two bytes, unchanged ones in none, and the table is smaller than the
+// Rows are stored as one contiguous byte stream: a header of a mask of the
+// key words that changed since the previous row and the number of values,
+// those words as zigzag varint deltas, then the values as plain varints with
+// trailing zeros dropped. Real profiles list positions in increasing order,
+// so most words encode in one or two bytes, unchanged ones in none, the
+// value count in the header's spare bits, and the table is smaller than the
 // text it came from.
 //
 // A key may stand in several rows until finalize(); as in the callgrind
@@ -186,14 +187,27 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
   return Out;
 }
 
-/// Encodes Key after the row whose key is LastKey, which becomes Key, as
-/// decodeKey() reads it. Out needs room for 2 bytes and 10 per word.
-LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *encodeKey(uint8_t *Out,
-                                                const uint64_t *Key,
-                                                uint64_t *LastKey,
-                                                unsigned KeyWidth) {
-  uint8_t *Mask = Out;
-  Out += KeyWidth > 8 ? 2 : 1;
+/// A row's header: a bit for each key word that changed (one byte, two for
+/// keys over 8 words), the number of values in the bits left. A count that
+/// does not fit there (all ones: Escape) follows the key's words as a
+/// varint; so does every count of a key of 8 or 16 words.
+struct RowHeader {
+  explicit RowHeader(unsigned KeyWidth)
+      : KeyWidth(KeyWidth), Bytes(KeyWidth > 8 ? 2 : 1),
+        KeyBits((1u << KeyWidth) - 1),
+        Escape((1u << (8 * Bytes - KeyWidth)) - 1) {}
+  unsigned KeyWidth, Bytes, KeyBits, Escape;
+};
+
+/// Encodes a row after the row whose key is LastKey, which becomes Key:
+/// its values, trailing zeros dropped, after the key. Out needs room for
+/// 2 bytes and 10 per word and for the count.
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
+encodeRow(uint8_t *Out, const uint64_t *Key, uint64_t *LastKey,
+          unsigned KeyWidth, const uint64_t *Values, size_t NumValues) {
+  const RowHeader H(KeyWidth);
+  uint8_t *Header = Out;
+  Out += H.Bytes;
   unsigned Changed = 0;
 #pragma GCC unroll 4
   for (unsigned I = 0; I != KeyWidth; ++I) {
@@ -204,40 +218,40 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *encodeKey(uint8_t *Out,
     Out = writeVarint(Out, (Delta << 1) ^ uint64_t(int64_t(Delta) >> 63));
     LastKey[I] = Key[I];
   }
-  Mask[0] = uint8_t(Changed);
-  if (KeyWidth > 8)
-    Mask[1] = uint8_t(Changed >> 8);
-  return Out;
-}
-
-/// Encodes the values of a row, trailing zeros dropped, after their count.
-/// Out needs room for 10 bytes per value and the count.
-LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
-encodeValues(uint8_t *Out, const uint64_t *Values, size_t NumValues) {
   while (NumValues && !Values[NumValues - 1])
     --NumValues;
-  Out = writeVarint(Out, NumValues);
+  unsigned Count = NumValues < H.Escape ? unsigned(NumValues) : H.Escape;
+  unsigned Bits = Changed | Count << KeyWidth;
+  Header[0] = uint8_t(Bits);
+  if (H.Bytes == 2)
+    Header[1] = uint8_t(Bits >> 8);
+  if (Count == H.Escape)
+    Out = writeVarint(Out, NumValues);
   for (size_t I = 0; I != NumValues; ++I)
     Out = writeVarint(Out, Values[I]);
   return Out;
 }
 
-/// Reads the key of a row at P into Key, which holds the previous row's key
-/// (zeros before the first row), and advances P to the row's value count.
-/// A row starts with a mask of the key words that differ from the previous
-/// row's (one byte, two for keys over 8 words), then each of those words as
-/// a zigzag varint delta: the source file and often the line stay the same
-/// from row to row, and cost nothing.
-inline void decodeKey(const uint8_t *&P, uint64_t *Key, unsigned KeyWidth) {
-  unsigned Changed = *P++;
-  if (KeyWidth > 8)
-    Changed |= unsigned(*P++) << 8;
+/// Reads the header and key of a row at P into Key, which holds the
+/// previous row's key (zeros before the first row), and advances P to the
+/// row's first value. Returns the number of values. Only the words that
+/// differ from the previous row's are written, as zigzag varint deltas: the
+/// source file and often the line stay the same from row to row, and cost
+/// nothing.
+inline size_t decodeRowHead(const uint8_t *&P, uint64_t *Key,
+                            const RowHeader &H) {
+  unsigned Bits = *P++;
+  if (H.Bytes == 2)
+    Bits |= unsigned(*P++) << 8;
+  unsigned Changed = Bits & H.KeyBits;
   while (Changed) {
     unsigned I = __builtin_ctz(Changed);
     Changed &= Changed - 1;
     uint64_t Z = readVarint(P);
     Key[I] += (Z >> 1) ^ (0 - (Z & 1));
   }
+  unsigned Count = Bits >> H.KeyWidth;
+  return Count == H.Escape ? readVarint(P) : Count;
 }
 
 } // namespace detail
@@ -385,7 +399,7 @@ public:
   class iterator {
   public:
     iterator(const uint8_t *P, const uint8_t *E, unsigned KeyWidth)
-        : Pos(P), Next(P), End(E), KeyWidth(KeyWidth) {
+        : Pos(P), Next(P), End(E), Header(KeyWidth) {
       if (Pos != End) {
         std::fill(KeyBuf, KeyBuf + KeyWidth, 0);
         decode();
@@ -406,18 +420,17 @@ public:
     // Inline: writers and passes decode every row of a profile.
     void decode() {
       const uint8_t *P = Pos;
-      detail::decodeKey(P, KeyBuf, KeyWidth);
-      size_t N = detail::readVarint(P);
+      size_t N = detail::decodeRowHead(P, KeyBuf, Header);
       if (N > ValueBuf.size())
         ValueBuf.resize_for_overwrite(N);
       for (size_t I = 0; I != N; ++I)
         ValueBuf[I] = detail::readVarint(P);
       Next = P;
-      Current = Row{llvm::ArrayRef(KeyBuf, KeyWidth),
+      Current = Row{llvm::ArrayRef(KeyBuf, Header.KeyWidth),
                     llvm::ArrayRef(ValueBuf.data(), N)};
     }
     const uint8_t *Pos, *Next, *End;
-    unsigned KeyWidth;
+    detail::RowHeader Header;
     uint64_t KeyBuf[MaxKeyWidth];
     llvm::SmallVector<uint64_t, 16> ValueBuf;
     Row Current;
@@ -439,7 +452,7 @@ private:
   /// the last encoded row follows it, as wide as the table's keys: merge
   /// builds a million tables at once.
   struct BuildState {
-    uint32_t LastValuesOffset = 0; // Where the last row's values start.
+    uint32_t LastRowOffset = 0; // Where the last row starts.
     uint32_t BytesAfterCompaction = 0;
     std::unique_ptr<RunState> Runs; // Only while rows arrive out of order.
     uint64_t *lastKey() { return reinterpret_cast<uint64_t *>(this + 1); }
@@ -453,7 +466,7 @@ private:
   BuildState &build();
   template <unsigned W>
   static uint8_t *encodeInOrder(uint8_t *Out, const RowBatch &B,
-                                uint64_t *LastKey, uint8_t *&ValuesAt);
+                                uint64_t *LastKey, uint8_t *&LastRow);
   void append(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values);
   bool addToLastRow(llvm::ArrayRef<uint64_t> Values);
   void startRun();
