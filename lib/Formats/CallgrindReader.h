@@ -72,8 +72,14 @@ public:
   StrId define(uint64_t Id, StrId S) {
     if (Id >= MaxDense)
       return Sparse.try_emplace(Id, S).first->second;
-    if (Id >= Dense.size())
-      Dense.resize(std::max<size_t>(Id + 1, 2 * Dense.size()));
+    if (Id >= Dense.size()) {
+      // Half as much again, not twice: the array of a large profile is
+      // megabytes, and ids grow one by one.
+      size_t Size = std::min<size_t>(
+          std::max<size_t>(Id + 1, Dense.size() + Dense.size() / 2), MaxDense);
+      Dense.reserve(Size);
+      Dense.resize(Size);
+    }
     Entry &E = Dense[Id];
     if (E.Generation != Generation)
       E = {Generation, S};
