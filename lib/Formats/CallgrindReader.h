@@ -143,6 +143,9 @@ public:
   /// Head: reports the warnings held back (at the end, or before an error
   /// of the head).
   void releaseWarnings();
+  /// Frees the names of the compressed ids, once reading is done: the
+  /// pieces of a file then join, all of them in memory at once.
+  void releaseIds() { ObjectIds = FileIds = FunctionIds = CompressedIds(); }
   /// Tail, after merge() and absorb(): the profile of every piece.
   llvm::Expected<std::unique_ptr<Profile>> finishProfile();
 

@@ -381,6 +381,9 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
   Error HeadError = Head.readLines();
   for (std::thread &T : Threads)
     T.join();
+  Head.releaseIds();
+  for (std::unique_ptr<CallgrindReader> &Tail : Tails)
+    Tail->releaseIds();
   if (HeadError) {
     // The head is the file's beginning: its error is the file's first.
     Head.releaseWarnings();
