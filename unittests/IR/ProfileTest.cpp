@@ -255,10 +255,10 @@ TEST(Profile, PartTotalsSumSelfCostsOnly) {
   FuncId F = P.getOrAddFunction(0, 0, P.Strings.intern("f"));
   FuncId G = P.getOrAddFunction(0, 0, P.Strings.intern("g"));
   FunctionData &FD = Pt.getOrCreate(F);
-  ASSERT_TRUE(FD.Self.add({1, 0}, {10})); // line 1, file ""
-  ASSERT_TRUE(FD.Self.add({2, 0}, {5}));
+  ASSERT_TRUE(FD.Self.add({1, 0, 0}, {10})); // line 1, file "", no site
+  ASSERT_TRUE(FD.Self.add({2, 0, 0}, {5}));
   ASSERT_TRUE(
-      FD.makeCalls().add({2, 0, G, 0}, {1, 1000})); // inclusive, not self
+      FD.makeCalls().add({2, 0, 0, G, 0}, {1, 1000})); // inclusive, not self
   bool Overflow = false;
   EXPECT_EQ(Pt.computeTotals(1, Overflow), std::vector<uint64_t>{15});
   EXPECT_FALSE(Overflow);
