@@ -39,8 +39,8 @@ RowTable::BuildState &RowTable::build() {
   const uint8_t *P = Data.data(), *E = P + Data.size();
   while (P != E) {
     State->LastRowOffset = P - Data.data();
-    for (size_t N = decodeRowHead(P, State->lastKey(), RowHeader(KeyWidth)); N;
-         --N)
+    size_t N = decodeRowHead(P, State->lastKey(), RowHeader(KeyWidth));
+    for (; N != SameValues && N; --N)
       readVarint(P);
   }
   State->BytesAfterCompaction = Data.size();
@@ -90,7 +90,11 @@ bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
   size_t Start = State->LastRowOffset;
   const uint8_t *P = Data.data() + Start;
   uint64_t Deltas[MaxKeyWidth] = {}, Before[MaxKeyWidth];
-  SmallVector<uint64_t, 16> Sum(decodeRowHead(P, Deltas, RowHeader(KeyWidth)));
+  // The last row has values of its own: encodeInOrder() writes no row as
+  // the row before's at the end of a batch.
+  size_t N = decodeRowHead(P, Deltas, RowHeader(KeyWidth));
+  assert(N != SameValues && "the last row takes the row before's values");
+  SmallVector<uint64_t, 16> Sum(N);
   for (uint64_t &V : Sum)
     V = readVarint(P);
   const uint64_t *Last = State->lastKey();
@@ -418,10 +422,17 @@ uint8_t *RowTable::encodeInOrder(uint8_t *Out, const RowBatch &B,
   uint64_t Last[MaxKeyWidth];
   std::copy(LastKey, LastKey + KeyWidth, Last);
   const uint64_t *Words = B.Words.data();
-  for (uint32_t I : B.Order) {
-    const uint64_t *R = Words + I * Stride;
+  // A row whose values are the row before's in the batch says so, but for
+  // the batch's last row: the table's last row has values of its own, which
+  // addToLastRow() can sum into without the rows before.
+  const uint64_t *Before = nullptr;
+  for (size_t J = 0, E = B.Order.size(); J != E; ++J) {
+    const uint64_t *R = Words + B.Order[J] * Stride;
+    bool Same = Before && J + 1 != E &&
+                std::equal(R + KeyWidth, R + Stride, Before + KeyWidth);
     LastRow = Out;
-    Out = encodeRow(Out, R, Last, KeyWidth, R + KeyWidth, NumValues);
+    Out = encodeRow(Out, R, Last, KeyWidth, R + KeyWidth, NumValues, Same);
+    Before = R;
   }
   std::copy(Last, Last + KeyWidth, LastKey);
   return Out;

@@ -357,9 +357,11 @@ TEST(RowBatch, SortAndSumMatchesStableSort) {
   }
 }
 
-// A row's header holds its value count in the bits its key's mask leaves:
-// every key width, counts on both sides of what fits there, rows summed into
-// the last one across that bound, and tables read again after shrink().
+// A row's header holds its value count in the bits its key's mask leaves,
+// or says that the row's values are the row before's: every key width,
+// counts on both sides of what fits there, rows with the values of the row
+// before, rows summed into the last one across that bound, and tables read
+// again after shrink().
 TEST(RowTable, EveryKeyWidthAndValueCount) {
   std::mt19937_64 Rng(11);
   for (unsigned KW = 1; KW <= RowTable::MaxKeyWidth; ++KW) {
@@ -367,7 +369,7 @@ TEST(RowTable, EveryKeyWidthAndValueCount) {
     RowTable ByBatch(KW);
     RowBatch B(KW);
     Rows Ref;
-    std::vector<uint64_t> K(KW, 0);
+    std::vector<uint64_t> K(KW, 0), V;
     for (int I = 0; I != 3000; ++I) {
       // Increasing keys; a third of the rows repeat the last key.
       if (Rng() % 3) {
@@ -376,16 +378,25 @@ TEST(RowTable, EveryKeyWidthAndValueCount) {
         for (unsigned J = W + 1; J != KW; ++J)
           K[J] = Rng() % 3;
       }
-      std::vector<uint64_t> V(Rng() % 50 ? Rng() % 40 : 100 + Rng() % 200);
-      for (uint64_t &X : V)
-        X = Rng() % 3 ? Rng() % (uint64_t(1) << (Rng() % 40)) : 0;
+      if (Rng() % 2) { // Else the values of the row before.
+        V.assign(Rng() % 50 ? Rng() % 40 : 100 + Rng() % 200, 0);
+        for (uint64_t &X : V)
+          X = Rng() % 3 ? Rng() % (uint64_t(1) << (Rng() % 40)) : 0;
+      }
       ASSERT_TRUE(ByRow.add(K, V));
-      B.add(K, V);
+      if (Rng() % 10) {
+        B.add(K, V);
+      } else {
+        ASSERT_TRUE(ByBatch.addBatch(B));
+        ASSERT_TRUE(ByBatch.add(K, V));
+      }
       if (Rng() % 20 == 0) {
         ASSERT_TRUE(ByBatch.addBatch(B));
       }
-      if (Rng() % 200 == 0)
+      if (Rng() % 200 == 0) {
         ByRow.shrink();
+        ByBatch.shrink();
+      }
       addTo(Ref, K, V);
     }
     ASSERT_TRUE(ByBatch.addBatch(B));

@@ -7,10 +7,11 @@
 // Rows are stored as one contiguous byte stream: a header of a mask of the
 // key words that changed since the previous row and the number of values,
 // those words as zigzag varint deltas, then the values as plain varints with
-// trailing zeros dropped. Real profiles list positions in increasing order,
-// so most words encode in one or two bytes, unchanged ones in none, the
-// value count in the header's spare bits, and the table is smaller than the
-// text it came from.
+// trailing zeros dropped, or none if the header says that they are the
+// previous row's. Real profiles list positions in increasing order, so most
+// words encode in one or two bytes, unchanged ones in none, the value count
+// in the header's spare bits; the instructions of a basic block have the
+// same costs; and the table is smaller than the text it came from.
 //
 // A key may stand in several rows until finalize(); as in the callgrind
 // format, a repeated key means the sum of its rows. Adding a row whose key
@@ -190,21 +191,33 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
 /// A row's header: a bit for each key word that changed (one byte, two for
 /// keys over 8 words), the number of values in the bits left. A count that
 /// does not fit there (all ones: Escape) follows the key's words as a
-/// varint; so does every count of a key of 8 or 16 words.
+/// varint; so does every count of a key of 8 or 16 words. Where the bits
+/// left are two or more, the value one below all ones (Same) says that the
+/// row's values are the previous row's, and no values follow: the
+/// instructions of a basic block run as often as each other.
 struct RowHeader {
   explicit RowHeader(unsigned KeyWidth)
       : KeyWidth(KeyWidth), Bytes(KeyWidth > 8 ? 2 : 1),
         KeyBits((1u << KeyWidth) - 1),
-        Escape((1u << (8 * Bytes - KeyWidth)) - 1) {}
+        Escape((1u << (8 * Bytes - KeyWidth)) - 1),
+        Same(Escape >= 3 ? Escape - 1 : Escape) {}
   unsigned KeyWidth, Bytes, KeyBits, Escape;
+  /// Same, where there is room for it; else Escape (no row is Same).
+  unsigned Same;
 };
 
+/// decodeRowHead() of a row whose values are the previous row's.
+constexpr size_t SameValues = SIZE_MAX;
+
 /// Encodes a row after the row whose key is LastKey, which becomes Key:
-/// its values, trailing zeros dropped, after the key. Out needs room for
-/// 2 bytes and 10 per word and for the count.
+/// its values, trailing zeros dropped, after the key, or none if
+/// SamePrevious says that they are the previous row's (and the key width
+/// leaves room to say so). Out needs room for 2 bytes and 10 per word and
+/// for the count.
 LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *
 encodeRow(uint8_t *Out, const uint64_t *Key, uint64_t *LastKey,
-          unsigned KeyWidth, const uint64_t *Values, size_t NumValues) {
+          unsigned KeyWidth, const uint64_t *Values, size_t NumValues,
+          bool SamePrevious = false) {
   const RowHeader H(KeyWidth);
   uint8_t *Header = Out;
   Out += H.Bytes;
@@ -218,9 +231,15 @@ encodeRow(uint8_t *Out, const uint64_t *Key, uint64_t *LastKey,
     Out = writeVarint(Out, (Delta << 1) ^ uint64_t(int64_t(Delta) >> 63));
     LastKey[I] = Key[I];
   }
-  while (NumValues && !Values[NumValues - 1])
-    --NumValues;
-  unsigned Count = NumValues < H.Escape ? unsigned(NumValues) : H.Escape;
+  unsigned Count;
+  if (SamePrevious && H.Same != H.Escape) {
+    Count = H.Same;
+    NumValues = 0;
+  } else {
+    while (NumValues && !Values[NumValues - 1])
+      --NumValues;
+    Count = NumValues < H.Same ? unsigned(NumValues) : H.Escape;
+  }
   unsigned Bits = Changed | Count << KeyWidth;
   Header[0] = uint8_t(Bits);
   if (H.Bytes == 2)
@@ -234,7 +253,8 @@ encodeRow(uint8_t *Out, const uint64_t *Key, uint64_t *LastKey,
 
 /// Reads the header and key of a row at P into Key, which holds the
 /// previous row's key (zeros before the first row), and advances P to the
-/// row's first value. Returns the number of values. Only the words that
+/// row's first value. Returns the number of values, or SameValues. Only the
+/// words that
 /// differ from the previous row's are written, as zigzag varint deltas: the
 /// source file and often the line stay the same from row to row, and cost
 /// nothing.
@@ -251,7 +271,9 @@ inline size_t decodeRowHead(const uint8_t *&P, uint64_t *Key,
     Key[I] += (Z >> 1) ^ (0 - (Z & 1));
   }
   unsigned Count = Bits >> H.KeyWidth;
-  return Count == H.Escape ? readVarint(P) : Count;
+  if (LLVM_LIKELY(Count < H.Same))
+    return Count;
+  return Count == H.Escape ? readVarint(P) : SameValues;
 }
 
 } // namespace detail
@@ -421,16 +443,20 @@ public:
     void decode() {
       const uint8_t *P = Pos;
       size_t N = detail::decodeRowHead(P, KeyBuf, Header);
-      if (N > ValueBuf.size())
-        ValueBuf.resize_for_overwrite(N);
-      for (size_t I = 0; I != N; ++I)
-        ValueBuf[I] = detail::readVarint(P);
+      if (N != detail::SameValues) { // Else the values stay the last row's.
+        if (N > ValueBuf.size())
+          ValueBuf.resize_for_overwrite(N);
+        for (size_t I = 0; I != N; ++I)
+          ValueBuf[I] = detail::readVarint(P);
+        NumValues = N;
+      }
       Next = P;
       Current = Row{llvm::ArrayRef(KeyBuf, Header.KeyWidth),
-                    llvm::ArrayRef(ValueBuf.data(), N)};
+                    llvm::ArrayRef(ValueBuf.data(), NumValues)};
     }
     const uint8_t *Pos, *Next, *End;
     detail::RowHeader Header;
+    size_t NumValues = 0;
     uint64_t KeyBuf[MaxKeyWidth];
     llvm::SmallVector<uint64_t, 16> ValueBuf;
     Row Current;
