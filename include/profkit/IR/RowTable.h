@@ -254,10 +254,9 @@ encodeRow(uint8_t *Out, const uint64_t *Key, uint64_t *LastKey,
 /// Reads the header and key of a row at P into Key, which holds the
 /// previous row's key (zeros before the first row), and advances P to the
 /// row's first value. Returns the number of values, or SameValues. Only the
-/// words that
-/// differ from the previous row's are written, as zigzag varint deltas: the
-/// source file and often the line stay the same from row to row, and cost
-/// nothing.
+/// words that differ from the previous row's are written, as zigzag varint
+/// deltas: the source file and often the line stay the same from row to
+/// row, and cost nothing.
 inline size_t decodeRowHead(const uint8_t *&P, uint64_t *Key,
                             const RowHeader &H) {
   unsigned Bits = *P++;
