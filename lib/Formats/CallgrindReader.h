@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+#include <cassert>
 #include <deque>
 #include <optional>
 
@@ -49,17 +50,22 @@ inline const RowTable &tableOf(const FunctionData &FD, RowKind K) {
 /// The names of a part's compressed ids, `(id) name`. Writers number them
 /// from 1 up: ids below a bound index an array, found without hashing (name
 /// lines are a tenth of a profile); others, from odd or hostile files, go to
-/// a map. The array outlives a part: a new part only starts a new
-/// generation of its entries, so that a file of many parts with large ids
-/// does not fill the array again for each.
+/// a map. The array is in chunks, made as ids reach them: a large profile's
+/// ids run to hundreds of thousands, and each thread reading a piece of it
+/// has an array of its own, which grew by copying and left slack before.
+/// Chunks outlive a part: a new part starts a new generation, and a chunk of
+/// an older one is emptied when an id in it is next defined, so that a file
+/// of many parts with large ids does not fill the array again for each.
 class CompressedIds {
 public:
+  // Ids are at most UINT32_MAX (parseName() checks).
   /// Sets Out to the name of Id if it has one.
   bool find(uint64_t Id, StrId &Out) const {
-    if (Id < Dense.size()) {
-      if (Dense[Id].Generation != Generation)
+    if (Id < MaxDense) {
+      const Chunk *C = chunkOf(Id);
+      if (!C || C->Generation != Generation || !C->Names[Id % ChunkSize])
         return false;
-      Out = Dense[Id].Name;
+      Out = C->Names[Id % ChunkSize] - 1;
       return true;
     }
     auto It = Sparse.find(Id);
@@ -70,37 +76,49 @@ public:
   }
   /// Gives Id the name S if it has none; returns the name it has then.
   StrId define(uint64_t Id, StrId S) {
+    // An entry holds the name plus one, 0 for none.
+    assert(S + 1 != 0 && "four billion names do not fit the memory limit");
+    assert(Id <= UINT32_MAX && "DenseMap reserves the largest keys");
     if (Id >= MaxDense)
       return Sparse.try_emplace(Id, S).first->second;
-    if (Id >= Dense.size()) {
-      // Half as much again, not twice: the array of a large profile is
-      // megabytes, and ids grow one by one.
-      size_t Size = std::min<size_t>(
-          std::max<size_t>(Id + 1, Dense.size() + Dense.size() / 2), MaxDense);
-      Dense.reserve(Size);
-      Dense.resize(Size);
+    size_t Index = Id / ChunkSize;
+    if (Index >= Chunks.size())
+      Chunks.resize(Index + 1);
+    if (!Chunks[Index])
+      Chunks[Index] = std::make_unique<Chunk>();
+    Chunk &C = *Chunks[Index];
+    if (C.Generation != Generation) {
+      std::fill(std::begin(C.Names), std::end(C.Names), 0);
+      C.Generation = Generation;
     }
-    Entry &E = Dense[Id];
-    if (E.Generation != Generation)
-      E = {Generation, S};
-    return E.Name;
+    uint32_t &Name = C.Names[Id % ChunkSize];
+    if (!Name)
+      Name = S + 1;
+    return Name - 1;
   }
   /// Forgets every id (a new part).
   void clear() {
     Sparse.clear();
     if (++Generation == 0) { // After 2^32 parts: forget the old ones too.
-      std::fill(Dense.begin(), Dense.end(), Entry());
+      for (std::unique_ptr<Chunk> &C : Chunks)
+        if (C)
+          C->Generation = 0;
       Generation = 1;
     }
   }
 
 private:
-  struct Entry {
-    uint32_t Generation = 0; // The part's generation if defined in it.
-    StrId Name = 0;
+  static constexpr uint64_t MaxDense = 1 << 20; // 4 MB of chunks at most.
+  static constexpr size_t ChunkSize = 4096;
+  struct Chunk {
+    uint32_t Generation = 0; // The generation its names are of.
+    uint32_t Names[ChunkSize] = {};
   };
-  static constexpr uint64_t MaxDense = 1 << 20; // 8 MB of array at most.
-  std::vector<Entry> Dense;
+  const Chunk *chunkOf(uint64_t Id) const {
+    size_t Index = Id / ChunkSize;
+    return Index < Chunks.size() ? Chunks[Index].get() : nullptr;
+  }
+  std::vector<std::unique_ptr<Chunk>> Chunks;
   uint32_t Generation = 1;
   llvm::DenseMap<uint64_t, StrId> Sparse;
 };
@@ -145,7 +163,10 @@ public:
   void releaseWarnings();
   /// Frees the names of the compressed ids, once reading is done: the
   /// pieces of a file then join, all of them in memory at once.
-  void releaseIds() { ObjectIds = FileIds = FunctionIds = CompressedIds(); }
+  void releaseIds() {
+    for (CompressedIds *Ids : {&ObjectIds, &FileIds, &FunctionIds})
+      *Ids = CompressedIds();
+  }
   /// Tail, after merge() and absorb(): the profile of every piece.
   llvm::Expected<std::unique_ptr<Profile>> finishProfile();
 

@@ -1,0 +1,73 @@
+//===- CompressedIdsTest.cpp - The callgrind reader's `(id) name` table ---===//
+
+#include "CallgrindReader.h"
+#include "gtest/gtest.h"
+#include <map>
+#include <random>
+
+using namespace profkit;
+using namespace profkit::callgrind;
+
+namespace {
+
+// Defines, finds and new parts at random against a map: ids in the chunks
+// (some at their edges), past them in the map, and parts of a few ids and
+// of many.
+TEST(CompressedIds, AgreesWithAMap) {
+  CompressedIds Ids;
+  std::map<uint64_t, StrId> Model;
+  std::mt19937_64 Random(19);
+  const uint64_t Edges[] = {0,       1,         4095, 4096, 4097, (1 << 20) - 1,
+                            1 << 20, UINT32_MAX};
+  auto AnyId = [&]() -> uint64_t {
+    switch (Random() % 4) {
+    case 0:
+      return Edges[Random() % std::size(Edges)];
+    case 1:
+      return Random() % 50000;
+    case 2:
+      return Random() % (3 << 20);
+    default:
+      return Random() % (uint64_t(UINT32_MAX) + 1);
+    }
+  };
+  for (int Step = 0; Step != 200000; ++Step) {
+    uint64_t Id = AnyId();
+    unsigned Action = Random() % 1000;
+    if (Action == 0) {
+      Ids.clear();
+      Model.clear();
+    } else if (Action < 500) {
+      StrId Name = StrId(Random() % UINT32_MAX);
+      StrId Had = Model.try_emplace(Id, Name).first->second;
+      ASSERT_EQ(Ids.define(Id, Name), Had) << "id " << Id;
+    } else {
+      StrId Found = 0;
+      auto It = Model.find(Id);
+      ASSERT_EQ(Ids.find(Id, Found), It != Model.end()) << "id " << Id;
+      if (It != Model.end()) {
+        ASSERT_EQ(Found, It->second) << "id " << Id;
+      }
+    }
+  }
+}
+
+// A new part forgets the ids of the one before, in the chunks and past them.
+TEST(CompressedIds, NewPartForgets) {
+  CompressedIds Ids;
+  EXPECT_EQ(Ids.define(7, 3), 3u);
+  EXPECT_EQ(Ids.define(7, 5), 3u);
+  EXPECT_EQ(Ids.define(8, 5), 5u);
+  EXPECT_EQ(Ids.define(UINT32_MAX, 6), 6u);
+  Ids.clear();
+  StrId Found = 0;
+  EXPECT_FALSE(Ids.find(7, Found));
+  EXPECT_FALSE(Ids.find(UINT32_MAX, Found));
+  EXPECT_EQ(Ids.define(9, 4), 4u); // Empties the chunk of 7, 8 and 9.
+  EXPECT_FALSE(Ids.find(8, Found));
+  EXPECT_TRUE(Ids.find(9, Found));
+  EXPECT_EQ(Found, 4u);
+  EXPECT_EQ(Ids.define(7, 2), 2u);
+}
+
+} // namespace
