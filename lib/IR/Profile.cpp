@@ -162,39 +162,44 @@ RowLayout FunctionData::layout() const {
   return RowLayout{Self.keyWidth() - RowLayout{0}.selfWidth()};
 }
 
-FunctionData::RareData &FunctionData::rare() {
-  if (!Rare) {
+FunctionData::MoreData &FunctionData::more() {
+  if (!More) {
     RowLayout L = layout();
-    Rare = std::make_unique<RareData>(L.jumpWidth(), L.P);
+    More = std::make_unique<MoreData>(L.callWidth(), L.P);
   }
-  return *Rare;
+  return *More;
+}
+
+FunctionData::RareData &FunctionData::rare() {
+  MoreData &M = more();
+  if (!M.Rare) {
+    RowLayout L = layout();
+    M.Rare = std::make_unique<RareData>(L.jumpWidth(), L.P);
+  }
+  return *M.Rare;
 }
 
 const RowTable &FunctionData::calls() const {
   static const RowTable None;
-  return Calls ? *Calls : None;
+  return More ? More->Calls : None;
 }
 
-RowTable &FunctionData::makeCalls() {
-  if (!Calls) {
-    RowLayout L = layout();
-    Calls = std::make_unique<RowTable>(L.callWidth(), L.P);
-  }
-  return *Calls;
-}
+RowTable &FunctionData::makeCalls() { return more().Calls; }
 
 void FunctionData::setCalls(RowTable &&T) {
-  if (T.empty())
-    Calls.reset();
-  else
+  if (!T.empty())
     makeCalls() = std::move(T);
+  else if (More && More->Rare)
+    More->Calls = RowTable(layout().callWidth(), layout().P);
+  else
+    More.reset();
 }
 
 RowTable &FunctionData::jumps() { return rare().Jumps; }
 
 const RowTable &FunctionData::jumps() const {
   static const RowTable None;
-  return Rare ? Rare->Jumps : None;
+  return More && More->Rare ? More->Rare->Jumps : None;
 }
 
 FunctionValues &FunctionData::valuesAt(InlineSiteId Site) {

@@ -320,19 +320,22 @@ struct FunctionData {
   RowTable &makeCalls();
   /// Replaces the call rows with T's.
   void setCalls(RowTable &&T);
-  bool hasCalls() const { return Calls && !Calls->empty(); }
+  bool hasCalls() const { return More && !More->Calls.empty(); }
   /// The jump rows (callgrind --collect-jumps), made on first use: most
   /// functions of most profiles have none.
   RowTable &jumps();
   const RowTable &jumps() const;
-  bool hasJumps() const { return Rare && !Rare->Jumps.empty(); }
+  bool hasJumps() const {
+    return More && More->Rare && !More->Rare->Jumps.empty();
+  }
   /// The function's own values.
   FunctionValues Values;
   /// The values of the code inlined into it, by inline site (never 0), in
   /// increasing site order.
   llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>> inlineValues() const {
-    return Rare ? llvm::ArrayRef(Rare->InlineValues)
-                : llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>>();
+    return More && More->Rare
+               ? llvm::ArrayRef(More->Rare->InlineValues)
+               : llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>>();
   }
   /// The values of the code at Site (0: the function's own), created empty
   /// if missing.
@@ -348,12 +351,20 @@ private:
     RowTable Jumps;
     llvm::SmallVector<std::pair<InlineSiteId, FunctionValues>, 0> InlineValues;
   };
+  /// What functions that call have, apart; and the rare data, so that a
+  /// function that calls nothing pays one pointer for both: the block is
+  /// no larger for it than the call table alone.
+  struct MoreData {
+    explicit MoreData(unsigned CallWidth, unsigned P) : Calls(CallWidth, P) {}
+    RowTable Calls;
+    std::unique_ptr<RareData> Rare;
+  };
+  MoreData &more();
   RareData &rare();
   RowLayout layout() const;
-  std::unique_ptr<RowTable> Calls;
-  std::unique_ptr<RareData> Rare;
+  std::unique_ptr<MoreData> More;
 };
-static_assert(sizeof(FunctionData) <= 64, "a profile holds millions");
+static_assert(sizeof(FunctionData) <= 56, "a profile holds millions");
 
 /// A header line of a part: views of its text, valid until the header
 /// changes.
