@@ -51,11 +51,12 @@ inline const RowTable &tableOf(const FunctionData &FD, RowKind K) {
 /// from 1 up: ids below a bound index an array, found without hashing (name
 /// lines are a tenth of a profile); others, from odd or hostile files, go to
 /// a map. The array is in chunks, made as ids reach them: a large profile's
-/// ids run to hundreds of thousands, and each thread reading a piece of it
-/// has an array of its own, which grew by copying and left slack before.
-/// Chunks outlive a part: a new part starts a new generation, and a chunk of
-/// an older one is emptied when an id in it is next defined, so that a file
-/// of many parts with large ids does not fill the array again for each.
+/// ids run to hundreds of thousands, each thread reading a piece of it has
+/// an array of its own, and chunks neither copy as they grow nor leave the
+/// slack of a growing array. Chunks outlive a part: a new part starts a new
+/// generation, and a chunk of an older one is emptied when an id in it is next
+/// defined, so that a file of many parts with large ids does not fill the array
+/// again for each.
 class CompressedIds {
 public:
   // Ids are at most UINT32_MAX (parseName() checks).
