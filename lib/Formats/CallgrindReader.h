@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+#include <array>
 #include <cassert>
 #include <deque>
 #include <optional>
@@ -53,20 +54,22 @@ inline const RowTable &tableOf(const FunctionData &FD, RowKind K) {
 /// a map. The array is in chunks, made as ids reach them: a large profile's
 /// ids run to hundreds of thousands, each thread reading a piece of it has
 /// an array of its own, and chunks neither copy as they grow nor leave the
-/// slack of a growing array. Chunks outlive a part: a new part starts a new
-/// generation, and a chunk of an older one is emptied when an id in it is next
-/// defined, so that a file of many parts with large ids does not fill the array
-/// again for each.
+/// slack of a growing array. Chunks outlive a part: a new part empties the
+/// entries the last one set, which it keeps a list of while they are few.
+/// Callgrind numbers names across the dumps of a run, and a dump's part
+/// names a few dozen functions with ids in the thousands: emptying whole
+/// chunks for each part would cost more than reading it.
 class CompressedIds {
 public:
   // Ids are at most UINT32_MAX (parseName() checks).
   /// Sets Out to the name of Id if it has one.
   bool find(uint64_t Id, StrId &Out) const {
     if (Id < MaxDense) {
-      const Chunk *C = chunkOf(Id);
-      if (!C || C->Generation != Generation || !C->Names[Id % ChunkSize])
+      size_t Index = Id / ChunkSize;
+      if (Index >= Chunks.size() || !Chunks[Index] ||
+          !(*Chunks[Index])[Id % ChunkSize])
         return false;
-      Out = C->Names[Id % ChunkSize] - 1;
+      Out = (*Chunks[Index])[Id % ChunkSize] - 1;
       return true;
     }
     auto It = Sparse.find(Id);
@@ -87,40 +90,37 @@ public:
       Chunks.resize(Index + 1);
     if (!Chunks[Index])
       Chunks[Index] = std::make_unique<Chunk>();
-    Chunk &C = *Chunks[Index];
-    if (C.Generation != Generation) {
-      std::fill(std::begin(C.Names), std::end(C.Names), 0);
-      C.Generation = Generation;
-    }
-    uint32_t &Name = C.Names[Id % ChunkSize];
-    if (!Name)
+    uint32_t &Name = (*Chunks[Index])[Id % ChunkSize];
+    if (!Name) {
       Name = S + 1;
+      if (Set.size() <= MaxSet) // One past MaxSet: too many to list.
+        Set.push_back(uint32_t(Id));
+    }
     return Name - 1;
   }
   /// Forgets every id (a new part).
   void clear() {
     Sparse.clear();
-    if (++Generation == 0) { // After 2^32 parts: forget the old ones too.
+    if (Set.size() <= MaxSet) {
+      for (uint32_t Id : Set)
+        (*Chunks[Id / ChunkSize])[Id % ChunkSize] = 0;
+    } else {
+      // At least MaxSet defines paid for this.
       for (std::unique_ptr<Chunk> &C : Chunks)
         if (C)
-          C->Generation = 0;
-      Generation = 1;
+          C->fill(0);
     }
+    Set.clear();
   }
 
 private:
   static constexpr uint64_t MaxDense = 1 << 20; // 4 MB of chunks at most.
   static constexpr size_t ChunkSize = 4096;
-  struct Chunk {
-    uint32_t Generation = 0; // The generation its names are of.
-    uint32_t Names[ChunkSize] = {};
-  };
-  const Chunk *chunkOf(uint64_t Id) const {
-    size_t Index = Id / ChunkSize;
-    return Index < Chunks.size() ? Chunks[Index].get() : nullptr;
-  }
+  static constexpr size_t MaxSet = 4096;
+  using Chunk = std::array<uint32_t, ChunkSize>;
   std::vector<std::unique_ptr<Chunk>> Chunks;
-  uint32_t Generation = 1;
+  /// The ids set in the chunks since the last clear(), up to MaxSet + 1.
+  std::vector<uint32_t> Set;
   llvm::DenseMap<uint64_t, StrId> Sparse;
 };
 

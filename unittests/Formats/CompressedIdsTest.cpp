@@ -52,7 +52,8 @@ TEST(CompressedIds, AgreesWithAMap) {
   }
 }
 
-// A new part forgets the ids of the one before, in the chunks and past them.
+// A new part forgets the ids of the one before, in the chunks and past them,
+// whether it set few of them or more than the reader lists.
 TEST(CompressedIds, NewPartForgets) {
   CompressedIds Ids;
   EXPECT_EQ(Ids.define(7, 3), 3u);
@@ -62,12 +63,22 @@ TEST(CompressedIds, NewPartForgets) {
   Ids.clear();
   StrId Found = 0;
   EXPECT_FALSE(Ids.find(7, Found));
-  EXPECT_FALSE(Ids.find(UINT32_MAX, Found));
-  EXPECT_EQ(Ids.define(9, 4), 4u); // Empties the chunk of 7, 8 and 9.
   EXPECT_FALSE(Ids.find(8, Found));
+  EXPECT_FALSE(Ids.find(UINT32_MAX, Found));
+  EXPECT_EQ(Ids.define(9, 4), 4u);
   EXPECT_TRUE(Ids.find(9, Found));
   EXPECT_EQ(Found, 4u);
   EXPECT_EQ(Ids.define(7, 2), 2u);
+
+  for (unsigned Many : {4095u, 4096u, 4097u, 20000u}) {
+    Ids.clear();
+    for (uint32_t Id = 1; Id <= Many; ++Id)
+      ASSERT_EQ(Ids.define(Id * 37, Id), Id);
+    Ids.clear();
+    for (uint32_t Id = 1; Id <= Many; ++Id)
+      ASSERT_FALSE(Ids.find(Id * 37, Found)) << Many << " ids, id " << Id * 37;
+    EXPECT_EQ(Ids.define(37, 9), 9u);
+  }
 }
 
 } // namespace
