@@ -104,6 +104,12 @@ Error CallgrindReader::startPart() {
       return E;
   if (Cur)
     FunctionDatas += Cur->functions().size();
+  // A skim needs only the part it is in: the head keeps the ones before.
+  // (A profile of a run that dumped often holds tens of thousands.)
+  if (Skimming && Cur) {
+    P.parts().pop_back();
+    ++SkimmedParts;
+  }
   Cur = &P.addPart(Positions);
   if (Opts.Slice)
     Plain.emplace_back();

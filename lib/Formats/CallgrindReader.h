@@ -336,6 +336,7 @@ private:
   llvm::StringRef TailFailure; // Why it cannot merge.
   bool Skimming = false;       // In the head's piece.
   bool InFirstPart = false;    // In the part that continues the head's.
+  size_t SkimmedParts = 0; // Parts of the head's piece dropped once skimmed.
   llvm::DenseSet<FuncId> HeadFunctions; // With data in the head's last part.
   /// The rows the tail read, in the first part, of functions whose tables
   /// the head holds, batch by batch as they would have gone into their
@@ -344,6 +345,7 @@ private:
   RowBatchLog Log;
   // The state at the split, which the head's at its end must match.
   struct {
+    // Parts counts those skimmed and dropped, as the head's profile has them.
     size_t Strings = 0, Functions = 0, Parts = 0, HeaderLines = 0;
     StrId Object = 0, File = 0, SourceFile = 0;
     llvm::SmallVector<PositionKind, 3> Positions;

@@ -63,9 +63,12 @@ void CallgrindReader::readTail(InputStream &Before, bool Last) {
     TailFailure = "no 'events:' line before the split";
     return;
   }
-  AtSplit = {P.Strings.size(),   P.numFunctions(), P.parts().size(),
-             Cur->Header.size(), Object,           File,
-             SourceFile,         Positions,        ColumnToEvent};
+  AtSplit = {
+      P.Strings.size(),   P.numFunctions(), SkimmedParts + P.parts().size(),
+      Cur->Header.size(), Object,           File,
+      SourceFile,         Positions,        ColumnToEvent};
+  // The head counts the header lines before the split (irBytes()).
+  HeaderBytes = 0;
   // What the part gets after the split.
   Cur->Summary.reset();
   Cur->Totals.reset();
@@ -124,7 +127,9 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   // The part that spans the split: the functions the head has not seen go
   // after the head's, in the order the tail met them; the rows of those it
   // has seen go into its tables batch by batch.
-  Part &TailFirst = *T.parts()[A.Parts - 1];
+  // The tail's parts: the one it skimmed up to the split, then its own.
+  size_t SplitPart = A.Parts - 1 - Tail.SkimmedParts;
+  Part &TailFirst = *T.parts()[SplitPart];
   // A tail still in that part goes on in the head's, which takes its data.
   if (Tail.Cur == &TailFirst)
     Tail.Cur = Cur;
@@ -180,7 +185,7 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   // The tail's profile has every name and function: it takes the head's
   // parts, then its own later ones.
   std::vector<std::unique_ptr<Part>> Parts = std::move(P.parts());
-  for (size_t I = A.Parts; I < T.parts().size(); ++I)
+  for (size_t I = SplitPart + 1; I < T.parts().size(); ++I)
     Parts.push_back(std::move(T.parts()[I]));
   T.parts() = std::move(Parts);
   return Error::success();
