@@ -16,8 +16,8 @@
 #include "profkit/IR/ProfileSlice.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -122,6 +122,38 @@ private:
   /// The ids set in the chunks since the last clear(), up to MaxSet + 1.
   std::vector<uint32_t> Set;
   llvm::DenseMap<uint64_t, StrId> Sparse;
+};
+
+/// A set of function ids, a bit each (ids are dense): a tail puts the
+/// functions of the head's last part in it, hundreds of thousands in a
+/// cachegrind file. A new part empties it; as CompressedIds, it lists the
+/// ids it holds while they are few, and a part of many pays for emptying
+/// every bit.
+class FunctionIdSet {
+public:
+  void insert(FuncId F) {
+    if (F >= Bits.size())
+      Bits.resize(F + 1);
+    if (Bits.test(F))
+      return;
+    Bits.set(F);
+    if (Set.size() <= MaxSet) // One past MaxSet: too many to list.
+      Set.push_back(F);
+  }
+  bool contains(FuncId F) const { return F < Bits.size() && Bits.test(F); }
+  void clear() {
+    if (Set.size() <= MaxSet)
+      for (FuncId F : Set)
+        Bits.reset(F);
+    else
+      Bits.reset();
+    Set.clear();
+  }
+
+private:
+  static constexpr size_t MaxSet = 4096;
+  llvm::BitVector Bits;
+  std::vector<FuncId> Set;
 };
 
 /// A file read in pieces on several threads (readInPieces()) has a head
@@ -337,7 +369,7 @@ private:
   bool Skimming = false;       // In the head's piece.
   bool InFirstPart = false;    // In the part that continues the head's.
   size_t SkimmedParts = 0; // Parts of the head's piece dropped once skimmed.
-  llvm::DenseSet<FuncId> HeadFunctions; // With data in the head's last part.
+  FunctionIdSet HeadFunctions; // With data in the head's last part.
   /// The rows the tail read, in the first part, of functions whose tables
   /// the head holds, batch by batch as they would have gone into their
   /// tables; the merge hands each batch to the head's table, so the tables

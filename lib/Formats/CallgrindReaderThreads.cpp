@@ -140,31 +140,29 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   if (TailFirst.Totals)
     Cur->Totals = std::move(TailFirst.Totals);
   // Each chunk of the tail's functions is freed once taken: a cachegrind
-  // file's piece holds hundreds of thousands.
-  std::vector<std::pair<FuncId, FunctionValues>> Taken;
+  // file's piece holds hundreds of thousands. Where each went in the head's
+  // part, by its position in the tail's: the log tags rows so.
+  std::vector<size_t> Taken;
   Taken.reserve(TailFirst.functions().size());
-  TailFirst.functions().consume([&](FunctionData &FD) {
-    Taken.emplace_back(FD.Id, std::move(FD.Values));
-    if (Tail.HeadFunctions.contains(FD.Id))
-      return;
-    FunctionData &New = Cur->getOrCreate(FD.Id);
-    New.Self = std::move(FD.Self);
-    if (FD.hasCalls())
-      New.setCalls(std::move(FD.makeCalls()));
-    if (FD.hasJumps())
-      New.jumps() = std::move(FD.jumps());
-  });
-  // The head's values come first in the file.
-  for (const auto &[F, Values] : Taken)
-    if (!Cur->getOrCreate(F).Values.merge(Values))
-      return cannotMerge("a cost sum overflows 64 bits");
   bool Ok = true;
+  TailFirst.functions().consume([&](FunctionData &FD) {
+    bool HeadHas = Tail.HeadFunctions.contains(FD.Id);
+    Taken.push_back(Cur->getOrCreateAt(FD.Id));
+    FunctionData &To = Cur->functions()[Taken.back()];
+    // The head's values come first in the file.
+    Ok &= To.Values.merge(FD.Values);
+    if (HeadHas)
+      return;
+    To.Self = std::move(FD.Self);
+    if (FD.hasCalls())
+      To.setCalls(std::move(FD.makeCalls()));
+    if (FD.hasJumps())
+      To.jumps() = std::move(FD.jumps());
+  });
   RowBatch B;
   Tail.Log.replay(B, [&](uint64_t Tag, RowBatch &Batch) {
-    unsigned FunctionIndex = Tag / NumRowKinds;
-    RowKind Kind = RowKind(Tag % NumRowKinds);
-    FunctionData &FD = Cur->getOrCreate(Taken[FunctionIndex].first);
-    Ok &= tableOf(FD, Kind).addBatch(Batch);
+    FunctionData &FD = Cur->functions()[Taken[Tag / NumRowKinds]];
+    Ok &= tableOf(FD, RowKind(Tag % NumRowKinds)).addBatch(Batch);
   });
   if (!Ok)
     return cannotMerge("a cost sum overflows 64 bits");

@@ -1,9 +1,10 @@
-//===- CompressedIdsTest.cpp - The callgrind reader's `(id) name` table ---===//
+//===- CompressedIdsTest.cpp - The callgrind reader's id tables -----------===//
 
 #include "CallgrindReader.h"
 #include "gtest/gtest.h"
 #include <map>
 #include <random>
+#include <set>
 
 using namespace profkit;
 using namespace profkit::callgrind;
@@ -78,6 +79,37 @@ TEST(CompressedIds, NewPartForgets) {
     for (uint32_t Id = 1; Id <= Many; ++Id)
       ASSERT_FALSE(Ids.find(Id * 37, Found)) << Many << " ids, id " << Id * 37;
     EXPECT_EQ(Ids.define(37, 9), 9u);
+  }
+}
+
+// The tail's set of the head's functions: inserts, lookups and new parts at
+// random against a std::set, parts of a few ids and of more than it lists.
+TEST(FunctionIdSet, AgreesWithASet) {
+  FunctionIdSet Ids;
+  std::set<FuncId> Model;
+  std::mt19937_64 Random(7);
+  for (int Step = 0; Step != 200000; ++Step) {
+    // Now and then a part of many functions, mostly few.
+    FuncId F = FuncId(Random() % (Step % 50000 < 25000 ? 300 : 900000));
+    unsigned Action = Random() % 10000;
+    if (Action < 3) {
+      Ids.clear();
+      Model.clear();
+    } else if (Action < 6000) {
+      Ids.insert(F);
+      Model.insert(F);
+    } else {
+      ASSERT_EQ(Ids.contains(F), Model.count(F) != 0) << "id " << F;
+    }
+  }
+  for (unsigned Many : {4096u, 4097u, 4098u}) {
+    Ids.clear();
+    for (FuncId F = 0; F != Many; ++F)
+      Ids.insert(F * 3);
+    Ids.insert(3); // Already in: listed once.
+    Ids.clear();
+    for (FuncId F = 0; F != Many; ++F)
+      ASSERT_FALSE(Ids.contains(F * 3)) << Many << " ids, id " << F * 3;
   }
 }
 
