@@ -216,7 +216,11 @@ Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
         return error("compressed name (" + Twine(Id) + ") is not defined");
       return Error::success();
     }
-    StrId S = intern(Name);
+    // Most often an earlier part's name for the id: compared, not hashed.
+    std::optional<StrId> Before = Table.earlier(Id);
+    StrId S = Before && P.Strings.str(*Before) == Name ? *Before : intern(Name);
+    if (S > CompressedIds::MaxName)
+      return error("more than " + Twine(CompressedIds::MaxName) + " names");
     StrId Was = Table.define(Id, S);
     if (Was != S)
       return error("compressed name (" + Twine(Id) + ") redefined as '" + Name +

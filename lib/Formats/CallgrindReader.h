@@ -54,22 +54,26 @@ inline const RowTable &tableOf(const FunctionData &FD, RowKind K) {
 /// a map. The array is in chunks, made as ids reach them: a large profile's
 /// ids run to hundreds of thousands, each thread reading a piece of it has
 /// an array of its own, and chunks neither copy as they grow nor leave the
-/// slack of a growing array. Chunks outlive a part: a new part empties the
-/// entries the last one set, which it keeps a list of while they are few.
-/// Callgrind numbers names across the dumps of a run, and a dump's part
-/// names a few dozen functions with ids in the thousands: emptying whole
-/// chunks for each part would cost more than reading it.
+/// slack of a growing array. Chunks outlive a part: a new part marks the
+/// entries the last one set as earlier names, from a list of them while they
+/// are few. Callgrind numbers names across the dumps of a run, and a dump's
+/// part names a few dozen functions with ids in the thousands: going over
+/// whole chunks for each part would cost more than reading it. It defines
+/// again every name it uses, mostly with the id an earlier part gave it:
+/// earlier() tells the reader which name to compare, not hash.
 class CompressedIds {
 public:
-  // Ids are at most UINT32_MAX (parseName() checks).
-  /// Sets Out to the name of Id if it has one.
+  /// Names from MaxName up are not kept in the array (the reader refuses
+  /// so many); nor are ids of MaxDense and up (parseName() checks that ids
+  /// are at most UINT32_MAX).
+  static constexpr StrId MaxName = (1u << 31) - 2;
+  /// Sets Out to the name of Id if this part defined it.
   bool find(uint64_t Id, StrId &Out) const {
     if (Id < MaxDense) {
-      size_t Index = Id / ChunkSize;
-      if (Index >= Chunks.size() || !Chunks[Index] ||
-          !(*Chunks[Index])[Id % ChunkSize])
+      uint32_t Entry = entry(Id);
+      if (Entry - 1 >= Earlier - 1) // Neither empty nor an earlier part's.
         return false;
-      Out = (*Chunks[Index])[Id % ChunkSize] - 1;
+      Out = Entry - 1;
       return true;
     }
     auto It = Sparse.find(Id);
@@ -78,10 +82,18 @@ public:
     Out = It->second;
     return true;
   }
-  /// Gives Id the name S if it has none; returns the name it has then.
+  /// The name an earlier part gave Id, if this part has not defined it.
+  std::optional<StrId> earlier(uint64_t Id) const {
+    uint32_t Entry = Id < MaxDense ? entry(Id) : 0;
+    if (!(Entry & Earlier) || Entry == Earlier)
+      return std::nullopt;
+    return (Entry & ~Earlier) - 1;
+  }
+  /// Gives Id the name S if this part has not named it; returns the name it
+  /// has then.
   StrId define(uint64_t Id, StrId S) {
-    // An entry holds the name plus one, 0 for none.
-    assert(S + 1 != 0 && "four billion names do not fit the memory limit");
+    // An entry holds the name plus one, 0 for none, and the Earlier bit.
+    assert(S <= MaxName && "the reader refuses so many names");
     assert(Id <= UINT32_MAX && "DenseMap reserves the largest keys");
     if (Id >= MaxDense)
       return Sparse.try_emplace(Id, S).first->second;
@@ -91,24 +103,25 @@ public:
     if (!Chunks[Index])
       Chunks[Index] = std::make_unique<Chunk>();
     uint32_t &Name = (*Chunks[Index])[Id % ChunkSize];
-    if (!Name) {
+    if (Name - 1 >= Earlier - 1) {
       Name = S + 1;
       if (Set.size() <= MaxSet) // One past MaxSet: too many to list.
         Set.push_back(uint32_t(Id));
     }
     return Name - 1;
   }
-  /// Forgets every id (a new part).
+  /// Makes every id this part named an earlier name (a new part).
   void clear() {
     Sparse.clear();
     if (Set.size() <= MaxSet) {
       for (uint32_t Id : Set)
-        (*Chunks[Id / ChunkSize])[Id % ChunkSize] = 0;
+        (*Chunks[Id / ChunkSize])[Id % ChunkSize] |= Earlier;
     } else {
-      // At least MaxSet defines paid for this.
+      // At least MaxSet defines paid for this. An empty entry stays empty.
       for (std::unique_ptr<Chunk> &C : Chunks)
         if (C)
-          C->fill(0);
+          for (uint32_t &Name : *C)
+            Name |= Earlier;
     }
     Set.clear();
   }
@@ -117,7 +130,14 @@ private:
   static constexpr uint64_t MaxDense = 1 << 20; // 4 MB of chunks at most.
   static constexpr size_t ChunkSize = 4096;
   static constexpr size_t MaxSet = 4096;
+  static constexpr uint32_t Earlier = 1u << 31;
   using Chunk = std::array<uint32_t, ChunkSize>;
+  uint32_t entry(uint64_t Id) const {
+    size_t Index = Id / ChunkSize;
+    return Index < Chunks.size() && Chunks[Index]
+               ? (*Chunks[Index])[Id % ChunkSize]
+               : 0;
+  }
   std::vector<std::unique_ptr<Chunk>> Chunks;
   /// The ids set in the chunks since the last clear(), up to MaxSet + 1.
   std::vector<uint32_t> Set;

@@ -13,10 +13,10 @@ namespace {
 
 // Defines, finds and new parts at random against a map: ids in the chunks
 // (some at their edges), past them in the map, and parts of a few ids and
-// of many.
+// of many. Ids in the chunks keep the name an earlier part gave them.
 TEST(CompressedIds, AgreesWithAMap) {
   CompressedIds Ids;
-  std::map<uint64_t, StrId> Model;
+  std::map<uint64_t, StrId> Model, EarlierModel;
   std::mt19937_64 Random(19);
   const uint64_t Edges[] = {0,       1,         4095, 4096, 4097, (1 << 20) - 1,
                             1 << 20, UINT32_MAX};
@@ -32,14 +32,21 @@ TEST(CompressedIds, AgreesWithAMap) {
       return Random() % (uint64_t(UINT32_MAX) + 1);
     }
   };
+  auto AnyName = [&]() -> StrId {
+    return Random() % 8 ? StrId(Random() % (CompressedIds::MaxName + 1))
+                        : CompressedIds::MaxName;
+  };
   for (int Step = 0; Step != 200000; ++Step) {
     uint64_t Id = AnyId();
     unsigned Action = Random() % 1000;
     if (Action == 0) {
       Ids.clear();
+      for (const auto &[Key, Name] : Model)
+        if (Key < (1 << 20)) // The chunks' ids, not the map's.
+          EarlierModel[Key] = Name;
       Model.clear();
     } else if (Action < 500) {
-      StrId Name = StrId(Random() % UINT32_MAX);
+      StrId Name = AnyName();
       StrId Had = Model.try_emplace(Id, Name).first->second;
       ASSERT_EQ(Ids.define(Id, Name), Had) << "id " << Id;
     } else {
@@ -49,6 +56,11 @@ TEST(CompressedIds, AgreesWithAMap) {
       if (It != Model.end()) {
         ASSERT_EQ(Found, It->second) << "id " << Id;
       }
+      auto Before = EarlierModel.find(Id);
+      std::optional<StrId> Want;
+      if (It == Model.end() && Before != EarlierModel.end())
+        Want = Before->second;
+      ASSERT_EQ(Ids.earlier(Id), Want) << "id " << Id;
     }
   }
 }
@@ -63,6 +75,8 @@ TEST(CompressedIds, NewPartForgets) {
   EXPECT_EQ(Ids.define(UINT32_MAX, 6), 6u);
   Ids.clear();
   StrId Found = 0;
+  EXPECT_EQ(Ids.earlier(7), StrId(3));
+  EXPECT_EQ(Ids.earlier(UINT32_MAX), std::nullopt);
   EXPECT_FALSE(Ids.find(7, Found));
   EXPECT_FALSE(Ids.find(8, Found));
   EXPECT_FALSE(Ids.find(UINT32_MAX, Found));
@@ -76,8 +90,10 @@ TEST(CompressedIds, NewPartForgets) {
     for (uint32_t Id = 1; Id <= Many; ++Id)
       ASSERT_EQ(Ids.define(Id * 37, Id), Id);
     Ids.clear();
-    for (uint32_t Id = 1; Id <= Many; ++Id)
+    for (uint32_t Id = 1; Id <= Many; ++Id) {
       ASSERT_FALSE(Ids.find(Id * 37, Found)) << Many << " ids, id " << Id * 37;
+      ASSERT_EQ(Ids.earlier(Id * 37), Id) << Many << " ids, id " << Id * 37;
+    }
     EXPECT_EQ(Ids.define(37, 9), 9u);
   }
 }
