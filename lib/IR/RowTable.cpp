@@ -184,8 +184,10 @@ void RowTable::shrink() {
 void RowBytes::grow(size_t N) {
   if (N > (size_t(1) << 31))
     report_bad_alloc_error("a row table of 2 GB");
-  // Twice the last capacity, to append in amortized constant time.
-  reallocate(std::max<size_t>(N, 2 * capacity()));
+  // Twice the last block, to append in amortized constant time. The first
+  // block is as large as asked: most tables take their rows in one batch
+  // (a function's lines), and shrink() would copy a larger block again.
+  reallocate(std::max<size_t>(N, onHeap() ? 2 * capacity() : 0));
 }
 
 void RowBytes::reallocate(size_t N) {
