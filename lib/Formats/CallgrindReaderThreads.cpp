@@ -124,6 +124,11 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
       P.events().size() > T.events().size())
     return cannotMerge("the pieces disagree at the split");
 
+  // The tail has every name and function the head has: the head's copies,
+  // which the skim doubled, go (a cachegrind piece's are 13 MB).
+  P.releaseNames();
+  StringBytes = 0;
+
   // The part that spans the split: the functions the head has not seen go
   // after the head's, in the order the tail met them; the rows of those it
   // has seen go into its tables batch by batch.

@@ -190,23 +190,33 @@ public:
     uint32_t &Id = Ids[T][Entry];
     New = !Id;
     if (New) {
-      Used[T].push_back(Entry);
-      Id = Used[T].size();
+      Id = ++Given[T];
+      if (Used[T].size() <= MaxUsed) // One past MaxUsed: too many to list.
+        Used[T].push_back(Entry);
     }
     return Id;
   }
-  /// Forgets every id (a new part), in time proportional to those used.
+  /// Forgets every id (a new part), in time proportional to those given
+  /// out: from the list of them while they are few, else the whole table
+  /// (a cachegrind file's one part names a million functions, whose list
+  /// would be as large as the table).
   void clear() {
     for (unsigned T = 0; T != 3; ++T) {
-      for (StrId S : Used[T])
-        Ids[T][S] = 0;
+      if (Used[T].size() <= MaxUsed)
+        for (StrId S : Used[T])
+          Ids[T][S] = 0;
+      else
+        std::fill(Ids[T].begin(), Ids[T].end(), 0);
       Used[T].clear();
+      Given[T] = 0;
     }
   }
 
 private:
+  static constexpr size_t MaxUsed = 4096;
   std::vector<uint32_t> Ids[3];
   std::vector<uint32_t> Used[3];
+  uint32_t Given[3] = {};
 };
 
 /// Writes `(id)`, or `(id) name` at the first use, after a `key=`.

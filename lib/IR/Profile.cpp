@@ -533,6 +533,16 @@ void Profile::releaseFunctionIndex() {
   NumInSlots = NumIndexed = 0;
 }
 
+void Profile::releaseNames() {
+  Strings = StringPool();
+  Functions = {};
+  releaseFunctionIndex();
+  DistinctIds = 0;
+  FileHasFunctions = BitVector();
+  HaveFreshFile = false;
+  FreshNames = decltype(FreshNames)();
+}
+
 Part &Profile::addPart(ArrayRef<PositionKind> Positions) {
   Parts.push_back(std::make_unique<Part>(Positions));
   return *Parts.back();

@@ -527,6 +527,11 @@ public:
   /// needs it makes again: a merge holds each input, whose functions it
   /// never looks up once they are mapped, beside the merged profile.
   void releaseFunctionIndex();
+  /// Frees every name and function, keeping the events and the parts, whose
+  /// ids then name nothing: for a profile whose parts go to one that has
+  /// all its names (a reader of a file's first piece, whose names the next
+  /// piece's reader took too).
+  void releaseNames();
   /// Adds a function the caller knows is new (of an object no function has
   /// yet; a directory of time traces adds a million such). It is indexed
   /// when getOrAddFunction() next looks.
