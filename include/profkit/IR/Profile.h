@@ -390,6 +390,11 @@ public:
   void push_back(const HeaderLine &H);
   /// Removes the lines Pred holds for.
   void eraseIf(llvm::function_ref<bool(const HeaderLine &)> Pred);
+  /// Makes room for NumLines lines of Bytes of text in all.
+  void reserve(size_t NumLines, size_t Bytes) {
+    Lines.reserve(NumLines);
+    Text.reserve(Bytes);
+  }
   /// Gives back the slack of a small header.
   void shrink();
 
