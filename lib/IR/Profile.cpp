@@ -4,7 +4,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
-#include <numeric>
 
 using namespace profkit;
 using namespace llvm;
@@ -369,11 +368,17 @@ void Part::shrink() {
   Functions.shrink();
   Header.shrink();
   if (!Index.empty()) {
-    ById.resize(Functions.size());
-    std::iota(ById.begin(), ById.end(), 0);
-    llvm::sort(ById, [&](unsigned A, unsigned B) {
-      return Functions[A].Id < Functions[B].Id;
-    });
+    // Sorted as words of the id above the position, which compare without
+    // a look at the functions in their chunks (a part of a dump holds a few
+    // dozen functions, and a run of many dumps tens of thousands of parts).
+    std::vector<uint64_t> Keyed;
+    Keyed.reserve(Index.size());
+    for (const auto &[F, Position] : Index)
+      Keyed.push_back(uint64_t(F) << 32 | Position);
+    llvm::sort(Keyed);
+    ById.resize(Keyed.size());
+    for (size_t I = 0; I != Keyed.size(); ++I)
+      ById[I] = unsigned(Keyed[I]);
     Index = decltype(Index)();
   }
 }
