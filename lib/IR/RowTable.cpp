@@ -6,6 +6,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemAlloc.h"
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 using namespace profkit;
@@ -410,6 +411,19 @@ bool RowBatch::sortAndSum() {
   return Ok;
 }
 
+/// Are the N words at A and B equal? A row of a few values compares in a
+/// loop: std::equal() calls memcmp(), and the call cost more than the
+/// comparison of one value (4 % of reading an instruction-level profile of
+/// one event). memcmp() wins on a dozen values (cache simulation).
+static bool sameWords(const uint64_t *A, const uint64_t *B, size_t N) {
+  if (N > 4)
+    return std::memcmp(A, B, N * sizeof(uint64_t)) == 0;
+  for (size_t I = 0; I != N; ++I)
+    if (A[I] != B[I])
+      return false;
+  return true;
+}
+
 /// Encodes the rows of B in its order() after the row whose key is LastKey,
 /// which becomes the last row's; LastRow is set to where the last row
 /// starts. W is the key width when known at compile time (0: any), so
@@ -431,7 +445,7 @@ uint8_t *RowTable::encodeInOrder(uint8_t *Out, const RowBatch &B,
   for (size_t J = 0, E = B.Order.size(); J != E; ++J) {
     const uint64_t *R = Words + B.Order[J] * Stride;
     bool Same = Before && J + 1 != E &&
-                std::equal(R + KeyWidth, R + Stride, Before + KeyWidth);
+                sameWords(R + KeyWidth, Before + KeyWidth, NumValues);
     LastRow = Out;
     Out = encodeRow(Out, R, Last, KeyWidth, R + KeyWidth, NumValues, Same);
     Before = R;
