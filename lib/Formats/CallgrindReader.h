@@ -16,6 +16,7 @@
 #include "profkit/IR/ProfileSlice.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/InputStream.h"
+#include "profkit/Support/TouchedList.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -105,31 +106,28 @@ public:
     uint32_t &Name = (*Chunks[Index])[Id % ChunkSize];
     if (Name - 1 >= Earlier - 1) {
       Name = S + 1;
-      if (Set.size() <= MaxSet) // One past MaxSet: too many to list.
-        Set.push_back(uint32_t(Id));
+      Set.note(uint32_t(Id));
     }
     return Name - 1;
   }
   /// Makes every id this part named an earlier name (a new part).
   void clear() {
     Sparse.clear();
-    if (Set.size() <= MaxSet) {
-      for (uint32_t Id : Set)
-        (*Chunks[Id / ChunkSize])[Id % ChunkSize] |= Earlier;
-    } else {
-      // At least MaxSet defines paid for this. An empty entry stays empty.
-      for (std::unique_ptr<Chunk> &C : Chunks)
-        if (C)
-          for (uint32_t &Name : *C)
-            Name |= Earlier;
-    }
-    Set.clear();
+    Set.empty(
+        [&](uint32_t Id) {
+          (*Chunks[Id / ChunkSize])[Id % ChunkSize] |= Earlier;
+        },
+        [&] {
+          for (std::unique_ptr<Chunk> &C : Chunks) // An empty entry stays so.
+            if (C)
+              for (uint32_t &Name : *C)
+                Name |= Earlier;
+        });
   }
 
 private:
   static constexpr uint64_t MaxDense = 1 << 20; // 4 MB of chunks at most.
   static constexpr size_t ChunkSize = 4096;
-  static constexpr size_t MaxSet = 4096;
   static constexpr uint32_t Earlier = 1u << 31;
   using Chunk = std::array<uint32_t, ChunkSize>;
   uint32_t entry(uint64_t Id) const {
@@ -139,16 +137,13 @@ private:
                : 0;
   }
   std::vector<std::unique_ptr<Chunk>> Chunks;
-  /// The ids set in the chunks since the last clear(), up to MaxSet + 1.
-  std::vector<uint32_t> Set;
+  TouchedList Set; // The ids set in the chunks since the last clear().
   llvm::DenseMap<uint64_t, StrId> Sparse;
 };
 
 /// A set of function ids, a bit each (ids are dense): a tail puts the
 /// functions of the head's last part in it, hundreds of thousands in a
-/// cachegrind file. A new part empties it; as CompressedIds, it lists the
-/// ids it holds while they are few, and a part of many pays for emptying
-/// every bit.
+/// cachegrind file. A new part empties it.
 class FunctionIdSet {
 public:
   void insert(FuncId F) {
@@ -157,23 +152,16 @@ public:
     if (Bits.test(F))
       return;
     Bits.set(F);
-    if (Set.size() <= MaxSet) // One past MaxSet: too many to list.
-      Set.push_back(F);
+    Set.note(F);
   }
   bool contains(FuncId F) const { return F < Bits.size() && Bits.test(F); }
   void clear() {
-    if (Set.size() <= MaxSet)
-      for (FuncId F : Set)
-        Bits.reset(F);
-    else
-      Bits.reset();
-    Set.clear();
+    Set.empty([&](uint32_t F) { Bits.reset(F); }, [&] { Bits.reset(); });
   }
 
 private:
-  static constexpr size_t MaxSet = 4096;
   llvm::BitVector Bits;
-  std::vector<FuncId> Set;
+  TouchedList Set;
 };
 
 /// A file read in pieces on several threads (readInPieces()) has a head

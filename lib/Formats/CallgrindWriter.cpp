@@ -19,6 +19,7 @@
 #include "profkit/IR/Profile.h"
 #include "profkit/Support/Error.h"
 #include "profkit/Support/Threads.h"
+#include "profkit/Support/TouchedList.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemAlloc.h"
@@ -191,31 +192,24 @@ public:
     New = !Id;
     if (New) {
       Id = ++Given[T];
-      if (Used[T].size() <= MaxUsed) // One past MaxUsed: too many to list.
-        Used[T].push_back(Entry);
+      Used[T].note(Entry);
     }
     return Id;
   }
   /// Forgets every id (a new part), in time proportional to those given
-  /// out: from the list of them while they are few, else the whole table
-  /// (a cachegrind file's one part names a million functions, whose list
-  /// would be as large as the table).
+  /// out (a cachegrind file's one part names a million functions).
   void clear() {
     for (unsigned T = 0; T != 3; ++T) {
-      if (Used[T].size() <= MaxUsed)
-        for (StrId S : Used[T])
-          Ids[T][S] = 0;
-      else
-        std::fill(Ids[T].begin(), Ids[T].end(), 0);
-      Used[T].clear();
+      std::vector<uint32_t> &Table = Ids[T];
+      Used[T].empty([&](uint32_t Entry) { Table[Entry] = 0; },
+                    [&] { std::fill(Table.begin(), Table.end(), 0); });
       Given[T] = 0;
     }
   }
 
 private:
-  static constexpr size_t MaxUsed = 4096;
   std::vector<uint32_t> Ids[3];
-  std::vector<uint32_t> Used[3];
+  TouchedList Used[3];
   uint32_t Given[3] = {};
 };
 
