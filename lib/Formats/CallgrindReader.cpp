@@ -114,7 +114,8 @@ Error CallgrindReader::startPart() {
   // Room for a header of callgrind's at once (endPart() gives back the
   // rest): growing it a line at a time took ten allocations a part, and a
   // run that dumped often has tens of thousands of parts.
-  Cur->Header.reserve(16, 512);
+  Cur->Header.usePool(HeaderLines);
+  Cur->Header.reserve(16);
   if (Opts.Slice)
     Plain.emplace_back();
   InFirstPart = false;

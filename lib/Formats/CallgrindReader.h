@@ -299,6 +299,8 @@ private:
 
   // The part being read.
   Part *Cur = nullptr;
+  /// The header lines of the reader's parts.
+  llvm::IntrusiveRefCntPtr<HeaderLinePool> HeaderLines{new HeaderLinePool};
   bool PartHasBody = false;
   bool NewPartWanted = false;
   llvm::SmallVector<PositionKind, 3> Positions{PositionKind::Line};

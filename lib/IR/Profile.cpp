@@ -238,27 +238,52 @@ template <typename T> static void shrinkIfSmall(std::vector<T> &V) {
         .swap(V);
 }
 
+const HeaderLinePool::Entry *HeaderLinePool::intern(const HeaderLine &H,
+                                                    size_t Slot) {
+  if (H.Key.size() > UINT32_MAX)
+    llvm::report_bad_alloc_error("a header key of 4 GB");
+  uint32_t KeySize = uint32_t(H.Key.size());
+  std::lock_guard<std::mutex> Guard(Lock);
+  const Entry **Last = Slot < NumSlots ? &LastInSlot[Slot] : nullptr;
+  if (Last && *Last) {
+    HeaderLine L = line(**Last);
+    if (L.Key == H.Key && L.Value == H.Value)
+      return *Last;
+  }
+  Scratch.assign(reinterpret_cast<const char *>(&KeySize), sizeof(KeySize));
+  Scratch += H.Key;
+  Scratch += H.Value;
+  const Entry *E = &*Lines.insert(Scratch).first;
+  if (Last)
+    *Last = E;
+  return E;
+}
+
+void PartHeader::usePool(IntrusiveRefCntPtr<HeaderLinePool> P) {
+  if (P == Pool)
+    return;
+  IntrusiveRefCntPtr<HeaderLinePool> Old = std::move(Pool);
+  Pool = std::move(P);
+  for (const HeaderLinePool::Entry *&E : Lines) // Old's lines, kept alive.
+    E = Pool->intern(HeaderLinePool::line(*E), &E - Lines.begin());
+}
+
 void PartHeader::push_back(const HeaderLine &H) {
-  if (Text.size() + H.Key.size() + H.Value.size() > UINT32_MAX)
-    llvm::report_bad_alloc_error("a part's header of 4 GB");
-  Lines.push_back({uint32_t(Text.size()), uint32_t(H.Key.size()),
-                   uint32_t(H.Value.size())});
-  Text += H.Key;
-  Text += H.Value;
+  if (!Pool)
+    Pool = new HeaderLinePool;
+  Lines.push_back(Pool->intern(H, Lines.size()));
 }
 
 void PartHeader::eraseIf(function_ref<bool(const HeaderLine &)> Pred) {
-  PartHeader Kept;
-  for (HeaderLine H : *this)
-    if (!Pred(H))
-      Kept.push_back(H);
-  *this = std::move(Kept);
+  // The pool keeps the erased lines: it only grows.
+  llvm::erase_if(Lines, [&](const HeaderLinePool::Entry *E) {
+    return Pred(HeaderLinePool::line(*E));
+  });
 }
 
 void PartHeader::shrink() {
-  shrinkIfSmall(Lines);
-  if (Text.capacity() - Text.size() > Text.size() / 8)
-    std::string(Text).swap(Text);
+  if (Lines.capacity() - Lines.size() > Lines.size() / 8)
+    decltype(Lines)(Lines.begin(), Lines.end()).swap(Lines);
 }
 
 StringRef Part::header(StringRef Key) const {

@@ -239,6 +239,32 @@ TEST(PartHeader, KeepsEachLineAsWrittenThroughCopiesAndErasures) {
                 "cmd=" + Long, "desc=", "=a value without a key", "part=2"}));
 }
 
+TEST(PartHeader, SharesAPoolsLinesAndOutlivesAPoolItLeaves) {
+  llvm::IntrusiveRefCntPtr<HeaderLinePool> Pool(new HeaderLinePool);
+  PartHeader A, B;
+  A.usePool(Pool);
+  B.usePool(Pool);
+  A.push_back({"desc", "Trigger: --dump-every-bb=2000000"});
+  B.push_back({"desc", "Trigger: --dump-every-bb=2000000"});
+  // A key and value that run together as the first line's do: still apart.
+  B.push_back({"descT", "rigger: --dump-every-bb=2000000"});
+  EXPECT_EQ(A[0].Value.data(), B[0].Value.data()); // One copy of the line.
+  EXPECT_EQ(B[1].Key, "descT");
+  {
+    PartHeader C;
+    C.push_back({"part", "1"});
+    C.push_back({"thread", "2"});
+    // C's own pool goes when C moves its lines into the shared one.
+    C.usePool(Pool);
+    A = C;
+  }
+  Pool.reset(); // The headers keep it alive.
+  ASSERT_EQ(A.size(), 2u);
+  EXPECT_EQ(A[1].Key, "thread");
+  EXPECT_EQ(A[1].Value, "2");
+  EXPECT_EQ(B[0].Key, "desc");
+}
+
 TEST(Profile, EventsAreMatchedByName) {
   Profile P;
   EXPECT_EQ(P.getOrAddEvent("Ir"), 0u);

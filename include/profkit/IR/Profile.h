@@ -21,13 +21,17 @@
 #include "profkit/Support/ChunkedVector.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/iterator.h"
 #include "llvm/Support/Allocator.h"
+#include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -366,35 +370,60 @@ private:
 };
 static_assert(sizeof(FunctionData) <= 56, "a profile holds millions");
 
-/// A header line of a part: views of its text, valid until the header
-/// changes.
+/// A header line of a part: views of its text, which lives as long as a
+/// part whose header holds the line.
 struct HeaderLine {
   llvm::StringRef Key;
   llvm::StringRef Value;
 };
 
+/// Header lines kept once for the parts that share the pool: a run of many
+/// dumps repeats the same dozen lines (the command, the cache descriptions,
+/// the trigger) in each of tens of thousands of parts, a dump's threads
+/// even its time range. Parts from any thread may share one pool.
+class HeaderLinePool : public llvm::ThreadSafeRefCountedBase<HeaderLinePool> {
+public:
+  /// A line in the pool: the key's size in 4 bytes, the key, the value.
+  using Entry = llvm::StringMapEntry<std::nullopt_t>;
+  /// The pool's copy of H, the Slot-th line of its header: most often the
+  /// line the last header had there, which is then found without a lookup.
+  const Entry *intern(const HeaderLine &H, size_t Slot);
+  static HeaderLine line(const Entry &E) {
+    llvm::StringRef Text = E.getKey();
+    uint32_t KeySize;
+    memcpy(&KeySize, Text.data(), sizeof(KeySize));
+    Text = Text.drop_front(sizeof(KeySize));
+    return {Text.take_front(KeySize), Text.drop_front(KeySize)};
+  }
+
+private:
+  std::mutex Lock;
+  llvm::StringSet<llvm::BumpPtrAllocator> Lines;
+  std::string Scratch; // The key of the line being looked up.
+  static constexpr size_t NumSlots = 16;
+  const Entry *LastInSlot[NumSlots] = {};
+};
+
 /// The header lines of a part, in file order. A profile may hold tens of
 /// thousands of parts (a dump or thread each) of ten short lines or so:
-/// their text is kept in one string, not in two strings a line.
+/// each is a pointer to its line in a pool of lines the parts share.
 class PartHeader {
 public:
   size_t size() const { return Lines.size(); }
   bool empty() const { return Lines.empty(); }
   HeaderLine operator[](size_t I) const {
-    const Line &L = Lines[I];
-    return {llvm::StringRef(Text).substr(L.At, L.KeySize),
-            llvm::StringRef(Text).substr(L.At + L.KeySize, L.ValueSize)};
+    return HeaderLinePool::line(*Lines[I]);
   }
   HeaderLine front() const { return (*this)[0]; }
-  /// Copies the line's text in.
+  /// Keeps the lines added from now on in Pool (the header's own, made at
+  /// the first line, if none is given).
+  void usePool(llvm::IntrusiveRefCntPtr<HeaderLinePool> P);
+  /// Copies the line's text into the pool.
   void push_back(const HeaderLine &H);
   /// Removes the lines Pred holds for.
   void eraseIf(llvm::function_ref<bool(const HeaderLine &)> Pred);
-  /// Makes room for NumLines lines of Bytes of text in all.
-  void reserve(size_t NumLines, size_t Bytes) {
-    Lines.reserve(NumLines);
-    Text.reserve(Bytes);
-  }
+  /// Makes room for NumLines lines.
+  void reserve(size_t NumLines) { Lines.reserve(NumLines); }
   /// Gives back the slack of a small header.
   void shrink();
 
@@ -419,11 +448,8 @@ public:
   iterator end() const { return iterator(*this, size()); }
 
 private:
-  struct Line {
-    uint32_t At, KeySize, ValueSize; // The value follows the key in Text.
-  };
-  std::string Text;
-  std::vector<Line> Lines;
+  llvm::IntrusiveRefCntPtr<HeaderLinePool> Pool;
+  llvm::SmallVector<const HeaderLinePool::Entry *, 0> Lines;
 };
 
 /// Is Key one of the header lines the IR holds in fields of a part and of
