@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   // gmon.out data is by address; the callgrind writer needs functions.
   for (const auto &Pt : (*P)->parts())
-    if (!Pt->Addresses.empty())
+    if (!Pt->addresses().empty())
       return 0;
   std::string First;
   llvm::raw_string_ostream FOS(First);

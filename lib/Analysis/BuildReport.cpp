@@ -259,7 +259,7 @@ void Builder::collectKinds() {
     Kinds[F] = It->second;
   }
   for (const auto &Pt : P.parts())
-    for (const Interval &I : Pt->Intervals) {
+    for (const Interval &I : Pt->intervals()) {
       CountTime &R = Roots[I.Function];
       ++R.Count;
       (void)addCost(R.Us, I.Duration);
@@ -649,7 +649,7 @@ void Builder::finishHeaders(BuildReport &R) {
 void Builder::addSteps(BuildReport &R) {
   uint64_t First = UINT64_MAX, Last = 0;
   for (const auto &Pt : P.parts())
-    for (const Interval &I : Pt->Intervals) {
+    for (const Interval &I : Pt->intervals()) {
       if (Kinds[I.Function] != Kind::NinjaEdge)
         continue;
       R.Steps.push_back({P.functionName(I.Function).str(), I.Duration, 1, {}});

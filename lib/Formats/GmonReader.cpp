@@ -118,8 +118,8 @@ bool profkit::detectGmon(StringRef Head) {
 Error GmonReader::addHistogram(Part &Pt, Histogram H, size_t Offset) {
   // u16 bins read from one file cannot overflow 64-bit sums.
   bool Saturated = false;
-  if (Error E = profkit::addHistogram(Pt.Addresses.Histograms, std::move(H),
-                                      Saturated))
+  if (Error E = profkit::addHistogram(Pt.makeAddresses().Histograms,
+                                      std::move(H), Saturated))
     return error(Offset, toString(std::move(E)));
   return Error::success();
 }
@@ -164,7 +164,7 @@ Error GmonReader::parseGnu(const Bytes &B, Part &Pt) {
     case 1: { // Call-graph arc.
       if (!B.has(Pos, 2 * A + 4))
         return error(Rec, "unexpected end of file in arc record");
-      Pt.Addresses.Arcs.push_back(
+      Pt.makeAddresses().Arcs.push_back(
           {B.addr(Pos), B.addr(Pos + A), B.u32(Pos + 2 * A)});
       Pos += 2 * A + 4;
       break;
@@ -182,7 +182,7 @@ Error GmonReader::parseGnu(const Bytes &B, Part &Pt) {
                               Twine((B.size() - Pos) / (2 * A)) + " of " +
                               Twine(N) + " basic-block counts");
       for (uint32_t I = 0; I != N; ++I, Pos += 2 * A)
-        Pt.Addresses.Blocks.push_back({B.addr(Pos), B.addr(Pos + A)});
+        Pt.makeAddresses().Blocks.push_back({B.addr(Pos), B.addr(Pos + A)});
       break;
     }
     default:
@@ -223,10 +223,10 @@ Error GmonReader::parseBSD(const Bytes &B, Part &Pt, bool Is44) {
     H.Bins[I] = B.u16(Pos);
   // The arcs follow the bins (an odd byte count leaves its last byte to
   // them, as in gprof).
-  Pt.Addresses.Histograms.push_back(std::move(H));
+  Pt.makeAddresses().Histograms.push_back(std::move(H));
   for (; B.has(Pos, 3 * A); Pos += 3 * A) {
     uint64_t Count = B.addr(Pos + 2 * A);
-    Pt.Addresses.Arcs.push_back({B.addr(Pos), B.addr(Pos + A), Count});
+    Pt.makeAddresses().Arcs.push_back({B.addr(Pos), B.addr(Pos + A), Count});
   }
   if (Pos != B.size())
     Opts.Warn(Name + ": offset " + Twine(Pos) + ": ignoring " +
@@ -332,8 +332,8 @@ Expected<std::unique_ptr<Profile>> GmonReader::read() {
     }
     if (Error E = parseGnu(Bytes(Data, L), Pt))
       return std::move(E);
-    Pt.Addresses.AddressSize = L.Size;
-    Pt.Addresses.BigEndian = L.BigEndian;
+    Pt.makeAddresses().AddressSize = L.Size;
+    Pt.makeAddresses().BigEndian = L.BigEndian;
     Pt.Header.push_back({"creator", "gmon.out (GNU format, version " +
                                         std::to_string(Bytes(Data, L).u32(4)) +
                                         ")"});
@@ -354,8 +354,8 @@ Expected<std::unique_ptr<Profile>> GmonReader::read() {
   }
   if (Error E = parseBSD(Bytes(Data, L), Pt, Is44))
     return std::move(E);
-  Pt.Addresses.AddressSize = L.Size;
-  Pt.Addresses.BigEndian = L.BigEndian;
+  Pt.makeAddresses().AddressSize = L.Size;
+  Pt.makeAddresses().BigEndian = L.BigEndian;
   Pt.Header.push_back({"creator", Is44 ? "gmon.out (4.4BSD format)"
                                        : "gmon.out (old BSD format)"});
   return std::move(Result);

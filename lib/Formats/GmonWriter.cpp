@@ -78,7 +78,7 @@ private:
 /// range are summed (as gprof sums them), arcs and blocks kept in order.
 void GmonWriter::collect() {
   for (const auto &Pt : P.parts()) {
-    for (const Histogram &H : Pt->Addresses.Histograms) {
+    for (const Histogram &H : Pt->addresses().Histograms) {
       auto Same = find_if(Hists, [&](const Histogram &O) {
         return O.LowPC == H.LowPC && O.HighPC == H.HighPC &&
                O.Bins.size() == H.Bins.size();
@@ -91,10 +91,10 @@ void GmonWriter::collect() {
         if (!addCost(Same->Bins[I], H.Bins[I]))
           warn("histogram bin sum overflows 64 bits; saturated");
     }
-    Arcs.insert(Arcs.end(), Pt->Addresses.Arcs.begin(),
-                Pt->Addresses.Arcs.end());
-    Blocks.insert(Blocks.end(), Pt->Addresses.Blocks.begin(),
-                  Pt->Addresses.Blocks.end());
+    Arcs.insert(Arcs.end(), Pt->addresses().Arcs.begin(),
+                Pt->addresses().Arcs.end());
+    Blocks.insert(Blocks.end(), Pt->addresses().Blocks.begin(),
+                  Pt->addresses().Blocks.end());
   }
 }
 
@@ -285,8 +285,9 @@ Error profkit::writeGmon(const Profile &P, raw_ostream &OS,
     Known = true;
   } else {
     for (const auto &Pt : P.parts())
-      if (Pt->Addresses.AddressSize) {
-        L = AddressLayout{Pt->Addresses.AddressSize, Pt->Addresses.BigEndian};
+      if (Pt->addresses().AddressSize) {
+        L = AddressLayout{Pt->addresses().AddressSize,
+                          Pt->addresses().BigEndian};
         Known = true;
         break;
       }

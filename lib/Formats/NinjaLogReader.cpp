@@ -278,7 +278,7 @@ Expected<std::unique_ptr<Profile>> NinjaLogReader::buildProfile() {
   std::priority_queue<Busy, std::vector<Busy>, std::greater<>> Running;
   std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>> Free;
   unsigned Lanes = 0;
-  Pt.Intervals.reserve(Edges.size());
+  Pt.makeIntervals().reserve(Edges.size());
   for (unsigned I : ByStart) {
     const Edge &E = Edges[I];
     while (!Running.empty() && Running.top().first <= E.Start) {
@@ -293,7 +293,7 @@ Expected<std::unique_ptr<Profile>> NinjaLogReader::buildProfile() {
       Free.pop();
     }
     Running.push({E.End, Lane});
-    Pt.Intervals.push_back(
+    Pt.makeIntervals().push_back(
         {Func[I], Lane, E.Start * 1000, (E.End - E.Start) * 1000});
   }
   if (!Pt.finalize())

@@ -67,7 +67,7 @@ std::string profkit::writableFormatNames() {
 Error profkit::requireFunctions(const Profile &P) {
   // gprof's habit is to name the program, so say how.
   if (any_of(P.parts(), [](const auto &Pt) {
-        return Pt->functions().empty() && Pt->Addresses.hasAddresses();
+        return Pt->functions().empty() && Pt->addresses().hasAddresses();
       }))
     return makeError(ErrorCode::InvalidArgument,
                      P.SourceName +
@@ -81,7 +81,7 @@ void profkit::warnDroppedData(const Profile &P, StringRef Format,
                               const WriteContext &Ctx) {
   size_t N = 0;
   for (const auto &Pt : P.parts())
-    N += Pt->Intervals.size();
+    N += Pt->intervals().size();
   if (N)
     Ctx.Warn("the " + Format + " format has no timeline: " + Twine(N) +
              " intervals (when each ran) are not written; their costs are");

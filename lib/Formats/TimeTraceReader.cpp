@@ -392,7 +392,7 @@ bool TraceBuilder::add(const TraceTree &T) {
   }
   bool Ok = true;
   for (const TraceTree::Root &R : T.Roots)
-    Pt.Intervals.push_back({Func[R.Function], 0, R.Start, R.Duration});
+    Pt.makeIntervals().push_back({Func[R.Function], 0, R.Start, R.Duration});
   auto Call = T.Calls.begin();
   for (size_t I = 0; I != T.Functions.size(); ++I) {
     FunctionData &FD = Pt.getOrCreate(Func[I]);

@@ -231,10 +231,10 @@ void Printer::printPart(const Part &Pt, unsigned Number) {
     }
   }
 
-  if (Pt.Addresses.AddressSize)
-    OS << "  addresses: " << Pt.Addresses.AddressSize * 8 << "-bit "
-       << (Pt.Addresses.BigEndian ? "big" : "little") << "-endian\n";
-  for (const Histogram &H : Pt.Addresses.Histograms) {
+  if (Pt.addresses().AddressSize)
+    OS << "  addresses: " << Pt.addresses().AddressSize * 8 << "-bit "
+       << (Pt.addresses().BigEndian ? "big" : "little") << "-endian\n";
+  for (const Histogram &H : Pt.addresses().Histograms) {
     OS << "  histogram " << format_hex(H.LowPC, 0) << '-'
        << format_hex(H.HighPC, 0) << " rate=" << H.Rate << " dimension=\""
        << H.Dimension << "\" abbrev=" << H.Abbrev << " bins=" << H.Bins.size()
@@ -243,15 +243,15 @@ void Printer::printPart(const Part &Pt, unsigned Number) {
       if (H.Bins[I])
         OS << "    bin " << I << ": " << H.Bins[I] << '\n';
   }
-  for (const AddressArc &A : Pt.Addresses.Arcs)
+  for (const AddressArc &A : Pt.addresses().Arcs)
     OS << "  arc " << format_hex(A.FromPC, 0) << " -> "
        << format_hex(A.SelfPC, 0) << " : count=" << A.Count << '\n';
-  for (const BlockCount &B : Pt.Addresses.Blocks)
+  for (const BlockCount &B : Pt.addresses().Blocks)
     OS << "  block " << format_hex(B.Address, 0) << " : count=" << B.Count
        << '\n';
 
   std::vector<std::pair<std::string, const Interval *>> Intervals;
-  for (const Interval &I : Pt.Intervals) {
+  for (const Interval &I : Pt.intervals()) {
     std::string Ref;
     raw_string_ostream S(Ref);
     printFunctionRef(S, I.Function);

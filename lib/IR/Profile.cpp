@@ -324,7 +324,29 @@ void profkit::copyPartShell(const Part &From, Part &To) {
   To.Header = From.Header;
   To.Summary = From.Summary;
   To.Totals = From.Totals;
-  To.Addresses = From.Addresses;
+  const AddressData &Addresses = From.addresses();
+  if (!Addresses.empty() || Addresses.AddressSize)
+    To.makeAddresses() = Addresses;
+}
+
+const AddressData &Part::addresses() const {
+  static const AddressData None;
+  return Rare ? Rare->Addresses : None;
+}
+
+AddressData &Part::makeAddresses() { return rare().Addresses; }
+
+const std::vector<Interval> &Part::intervals() const {
+  static const std::vector<Interval> None;
+  return Rare ? Rare->Intervals : None;
+}
+
+std::vector<Interval> &Part::makeIntervals() { return rare().Intervals; }
+
+Part::RareData &Part::rare() {
+  if (!Rare)
+    Rare = std::make_unique<RareData>();
+  return *Rare;
 }
 
 Part profkit::copyPartShell(const Part &From,

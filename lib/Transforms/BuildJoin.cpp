@@ -65,7 +65,7 @@ Expected<PreservedAnalyses> BuildJoinPass::run(Profile &P,
     RowLayout L = Pt.layout();
     // The traced compilations of this part, by object.
     DenseMap<FuncId, Compilation> Traces;
-    for (const Interval &I : Pt.Intervals)
+    for (const Interval &I : Pt.intervals())
       if (P.function(I.Function).File == *Compiler) {
         Compilation &C = Traces[I.Function];
         ++C.Count;
@@ -126,7 +126,7 @@ Expected<PreservedAnalyses> BuildJoinPass::run(Profile &P,
     for (const auto &[F, C] : Traces)
       if (!C.Joined)
         Unjoined += C.Count;
-    erase_if(Pt.Intervals, [&](const Interval &I) {
+    erase_if(Pt.makeIntervals(), [&](const Interval &I) {
       auto It = Traces.find(I.Function);
       return It != Traces.end() && It->second.Joined;
     });

@@ -238,7 +238,8 @@ Error Merger::addShell(const Part &Pt, Part &To) {
   AllHaveSummary &= Pt.Summary.has_value();
   if (!FoldParts || !FoldedHasShell) {
     copyPartShell(Pt, To);
-    WeightSaturated |= !scaleAddresses(To.Addresses, Weight);
+    if (!To.addresses().empty())
+      WeightSaturated |= !scaleAddresses(To.makeAddresses(), Weight);
     To.Summary = Summary;
     To.Totals.reset();
     FoldedHasShell |= FoldParts;
@@ -248,27 +249,28 @@ Error Merger::addShell(const Part &Pt, Part &To) {
   // rules and messages), arcs with the same ends and blocks at the same
   // address summed.
   AddressData Weighed;
-  const AddressData *From = &Pt.Addresses;
+  const AddressData *From = &Pt.addresses();
   if (Weight != 1) {
-    Weighed = Pt.Addresses;
+    Weighed = Pt.addresses();
     WeightSaturated |= !scaleAddresses(Weighed, Weight);
     From = &Weighed;
   }
   bool Ok = true;
+  AddressData &ToAddresses = To.makeAddresses();
   for (const Histogram &H : From->Histograms) {
     bool Saturated = false;
-    if (Error E = addHistogram(To.Addresses.Histograms, H, Saturated))
+    if (Error E = addHistogram(ToAddresses.Histograms, H, Saturated))
       return makeError(
           ErrorCode::Mismatch,
           "merge: " + InputName +
               ": cannot merge its histogram: " + toString(std::move(E)));
     Ok &= !Saturated;
   }
-  Ok &= addArcs(To.Addresses.Arcs, From->Arcs);
-  Ok &= addBlocks(To.Addresses.Blocks, From->Blocks);
-  if (!To.Addresses.AddressSize)
-    std::tie(To.Addresses.AddressSize, To.Addresses.BigEndian) =
-        std::tie(Pt.Addresses.AddressSize, Pt.Addresses.BigEndian);
+  Ok &= addArcs(ToAddresses.Arcs, From->Arcs);
+  Ok &= addBlocks(ToAddresses.Blocks, From->Blocks);
+  if (!ToAddresses.AddressSize)
+    std::tie(ToAddresses.AddressSize, ToAddresses.BigEndian) =
+        std::tie(Pt.addresses().AddressSize, Pt.addresses().BigEndian);
   if (To.Summary && Summary) {
     To.Summary->resize(Out.events().size());
     for (size_t I = 0; I != Summary->size(); ++I)
@@ -386,7 +388,8 @@ bool Merger::finish() {
   }
   for (auto &Pt : Out.parts()) {
     Ok &= Pt->finalize();
-    Ok &= sumEqualAddresses(Pt->Addresses);
+    if (!Pt->addresses().empty())
+      Ok &= sumEqualAddresses(Pt->makeAddresses());
   }
   return Ok;
 }

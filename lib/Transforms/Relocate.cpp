@@ -108,17 +108,17 @@ uint64_t Relocator::detectBias(const Part &Pt) {
     return 0;
   uint64_t Start = Exe->symbolValue("__executable_start").value_or(0);
   std::optional<uint64_t> Candidate;
-  if (!Pt.Addresses.Histograms.empty()) {
-    uint64_t Low = Pt.Addresses.Histograms.front().LowPC;
-    for (const Histogram &H : Pt.Addresses.Histograms)
+  if (!Pt.addresses().Histograms.empty()) {
+    uint64_t Low = Pt.addresses().Histograms.front().LowPC;
+    for (const Histogram &H : Pt.addresses().Histograms)
       Low = std::min(Low, H.LowPC);
     if (Low > (Start & ~uint64_t(3)))
       Candidate = Low - (Start & ~uint64_t(3));
-  } else if (!Pt.Addresses.Arcs.empty()) {
+  } else if (!Pt.addresses().Arcs.empty()) {
     // Arcs only: a page-aligned bias that moves the lowest callee into the
     // first code section.
     uint64_t MinSelf = UINT64_MAX;
-    for (const AddressArc &A : Pt.Addresses.Arcs)
+    for (const AddressArc &A : Pt.addresses().Arcs)
       MinSelf = std::min(MinSelf, A.SelfPC);
     if (!Exe->inText(MinSelf) && MinSelf > Start)
       Candidate = (MinSelf - Start) & ~uint64_t(0xfff);
@@ -126,14 +126,14 @@ uint64_t Relocator::detectBias(const Part &Pt) {
   if (!Candidate || !*Candidate)
     return 0;
   uint64_t Bias = *Candidate;
-  bool AllFit = all_of(Pt.Addresses.Arcs, [&](const AddressArc &A) {
+  bool AllFit = all_of(Pt.addresses().Arcs, [&](const AddressArc &A) {
     return A.FromPC >= Bias && A.SelfPC >= Bias &&
            Exe->inText(A.FromPC - Bias) && Exe->inText(A.SelfPC - Bias);
   });
-  bool LinkTimeFit = all_of(Pt.Addresses.Arcs, [&](const AddressArc &A) {
+  bool LinkTimeFit = all_of(Pt.addresses().Arcs, [&](const AddressArc &A) {
     return Exe->inText(A.FromPC) && Exe->inText(A.SelfPC);
   });
-  if (!AllFit || (LinkTimeFit && !Pt.Addresses.Arcs.empty()))
+  if (!AllFit || (LinkTimeFit && !Pt.addresses().Arcs.empty()))
     return 0;
   Opts.Note(Path +
             ": the profile holds runtime addresses of a PIE; "
@@ -189,7 +189,7 @@ Error Relocator::toFunctions(Part &Pt) {
   // glibc's histogram ends where the program's text does (etext, rounded
   // up to 4): another program's ends elsewhere.
   if (std::optional<uint64_t> End = Exe->symbolValue("etext"))
-    for (const Histogram &H : Pt.Addresses.Histograms)
+    for (const Histogram &H : Pt.addresses().Histograms)
       if (H.HighPC >= Bias && H.HighPC - Bias != alignTo(*End, 4) &&
           H.HighPC - Bias != *End)
         return createStringError(
@@ -204,7 +204,7 @@ Error Relocator::toFunctions(Part &Pt) {
 
   // Histogram bins become self costs, split between the symbols a bin
   // overlaps (in gprof's 2-byte units) in proportion to the overlap.
-  for (const Histogram &H : Pt.Addresses.Histograms) {
+  for (const Histogram &H : Pt.addresses().Histograms) {
     if (H.Bins.empty() || H.LowPC < Bias)
       continue;
     HistogramEvent Ev = histogramEvent(H);
@@ -257,7 +257,7 @@ Error Relocator::toFunctions(Part &Pt) {
   // Arcs become call rows; arcs whose ends are in no symbol are dropped, as
   // gprof drops them.
   uint64_t Dropped = 0, Entered = 0;
-  for (const AddressArc &A : Pt.Addresses.Arcs) {
+  for (const AddressArc &A : Pt.addresses().Arcs) {
     const Symbol *From =
         A.FromPC >= Bias ? Exe->lookup(A.FromPC - Bias) : nullptr;
     const Symbol *To =
@@ -283,7 +283,7 @@ Error Relocator::toFunctions(Part &Pt) {
   // Another program's symbols would give a plausible but false profile: a
   // few samples and arcs always miss (libc calling main), most must not,
   // and most arcs must enter their callee near its start.
-  uint64_t Arcs = Pt.Addresses.Arcs.size();
+  uint64_t Arcs = Pt.addresses().Arcs.size();
   if (Samples > 2 * SamplesIn || Arcs > 2 * Entered) {
     std::string Why;
     if (Samples)
@@ -429,7 +429,7 @@ Error Relocator::toAddresses(Part &Pt) {
         continue;
       }
       if (R.value(0))
-        Pt.Addresses.Arcs.push_back({*From, *To, R.value(0)});
+        Pt.makeAddresses().Arcs.push_back({*From, *To, R.value(0)});
     }
   }
   if (Moved)
@@ -452,14 +452,14 @@ Error Relocator::run() {
   auto [Size, Big] = Exe->layout();
 
   for (auto &Pt : P.parts()) {
-    if (Pt->Addresses.AddressSize &&
-        (Pt->Addresses.AddressSize != Size || Pt->Addresses.BigEndian != Big))
+    if (Pt->addresses().AddressSize && (Pt->addresses().AddressSize != Size ||
+                                        Pt->addresses().BigEndian != Big))
       Opts.Warn(Path + ": the profile was read as " +
-                Twine(Pt->Addresses.AddressSize * 8) + "-bit " +
-                (Pt->Addresses.BigEndian ? "big" : "little") +
+                Twine(Pt->addresses().AddressSize * 8) + "-bit " +
+                (Pt->addresses().BigEndian ? "big" : "little") +
                 "-endian, but the program is " + Twine(Size * 8) + "-bit " +
                 (Big ? "big" : "little") + "-endian");
-    bool HasAddresses = Pt->Addresses.hasAddresses();
+    bool HasAddresses = Pt->addresses().hasAddresses();
     bool HasFunctions = !Pt->functions().empty();
     // Both: relocated already (by -binary, or an earlier relocate pass);
     // doing it again would count everything twice.
@@ -467,8 +467,8 @@ Error Relocator::run() {
       continue;
     if (Error E = HasAddresses ? toFunctions(*Pt) : toAddresses(*Pt))
       return E;
-    Pt->Addresses.AddressSize = Size;
-    Pt->Addresses.BigEndian = Big;
+    Pt->makeAddresses().AddressSize = Size;
+    Pt->makeAddresses().BigEndian = Big;
     if (!Pt->finalize())
       Opts.Warn(Path + ": a cost sum overflows 64 bits; saturated");
     if (HasAddresses)

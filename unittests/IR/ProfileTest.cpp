@@ -362,7 +362,7 @@ TEST(Interval, WritersWithoutATimelineSaySoOnce) {
   Expected<std::unique_ptr<Profile>> P = readProfile(*In, ReadOptions());
   ASSERT_TRUE(bool(P));
   Part &Pt = *(*P)->parts().front();
-  Pt.Intervals = {{0, 0, 0, 4}, {0, 1, 2, 5}};
+  Pt.makeIntervals() = {{0, 0, 0, 4}, {0, 1, 2, 5}};
   std::vector<std::string> Warnings;
   WriteContext Ctx;
   Ctx.Warn = [&](const Twine &W) { Warnings.push_back(W.str()); };

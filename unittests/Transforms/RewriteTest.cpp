@@ -26,9 +26,9 @@ TEST(Rewrite, IntervalsFollowTheirFunctions) {
   auto P = parseProfile("events: us\nfl=a.cpp\nfn=Frontend\n0 70\n"
                         "fn=Backend\n0 30\nfn=Link\n0 5\n");
   Part &Pt = *P->parts().front();
-  Pt.Intervals = {{fn(*P, "Backend"), 0, 70, 30},
-                  {fn(*P, "Frontend"), 0, 0, 70},
-                  {fn(*P, "Link"), 1, 100, 5}};
+  Pt.makeIntervals() = {{fn(*P, "Backend"), 0, 70, 30},
+                        {fn(*P, "Frontend"), 0, 0, 70},
+                        {fn(*P, "Link"), 1, 100, 5}};
   EXPECT_NE(print(*P).find("  interval \"Frontend\" fl=\"a.cpp\" thread=0 "
                            "start=0 duration=70\n"
                            "  interval \"Backend\" fl=\"a.cpp\" thread=0 "
@@ -43,9 +43,9 @@ TEST(Rewrite, IntervalsFollowTheirFunctions) {
     return G;
   }));
   FuncId Compile = fn(*P, "Compile");
-  ASSERT_EQ(P->parts().front()->Intervals.size(), 3u);
+  ASSERT_EQ(P->parts().front()->intervals().size(), 3u);
   unsigned ToCompile = 0;
-  for (const Interval &I : P->parts().front()->Intervals)
+  for (const Interval &I : P->parts().front()->intervals())
     ToCompile += I.Function == Compile;
   EXPECT_EQ(ToCompile, 2u);
 
@@ -53,8 +53,8 @@ TEST(Rewrite, IntervalsFollowTheirFunctions) {
   for (FuncId F = 0; F != P->numFunctions(); ++F)
     M.Func.push_back(P->functionName(F) == "Link" ? DroppedFunction : F);
   ASSERT_TRUE(rewriteProfile(*P, M, /*DropTotals=*/true));
-  ASSERT_EQ(P->parts().front()->Intervals.size(), 2u);
-  for (const Interval &I : P->parts().front()->Intervals)
+  ASSERT_EQ(P->parts().front()->intervals().size(), 2u);
+  for (const Interval &I : P->parts().front()->intervals())
     EXPECT_EQ(I.Function, Compile);
 }
 

@@ -500,11 +500,23 @@ public:
   void shrink();
 
   /// Data by address, not yet tied to functions (gmon.out).
-  AddressData Addresses;
+  const AddressData &addresses() const;
+  /// The data by address to change, made if missing.
+  AddressData &makeAddresses();
   /// Top-level intervals of a time trace or build log, in no order.
-  std::vector<Interval> Intervals;
+  const std::vector<Interval> &intervals() const;
+  /// The intervals to change, made if missing.
+  std::vector<Interval> &makeIntervals();
 
 private:
+  /// What only parts of a gmon.out, a time trace or a build log have, apart:
+  /// a run of many dumps has tens of thousands of parts.
+  struct RareData {
+    AddressData Addresses;
+    std::vector<Interval> Intervals;
+  };
+  RareData &rare();
+  std::unique_ptr<RareData> Rare;
   llvm::SmallVector<PositionKind, 3> Positions;
   ChunkedVector<FunctionData> Functions;
   /// Where each function's data is in Functions. While every function's id

@@ -129,9 +129,9 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
   bool KeepFirstLine = !M.UseFunctionFile && SrcLine && DstLine &&
                        PosMap[*DstLine] == int(*SrcLine);
 
-  for (const Interval &I : From.Intervals)
+  for (const Interval &I : From.intervals())
     if (M.Func[I.Function] != DroppedFunction)
-      To.Intervals.push_back(
+      To.makeIntervals().push_back(
           {M.Func[I.Function], I.Thread, I.Start, I.Duration});
 
   SiteMapper Sites(Src, Dst, M);
