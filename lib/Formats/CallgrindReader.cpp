@@ -326,7 +326,7 @@ Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
     SmallVector<uint64_t, 16> Costs;
     if (Error E = parseCosts(Value, Costs, 0))
       return E;
-    std::vector<uint64_t> V(Costs.begin(), Costs.end());
+    Part::CostLine V(Costs.begin(), Costs.end());
     if (Key == "summary") {
       Cur->Summary = std::move(V);
     } else {

@@ -309,9 +309,9 @@ void WebgrindReader::readHeaders(Profile &P, Part &Pt) {
   if (!HaveEvents)
     P.getOrAddEvent("Cost");
   if (Summary)
-    Pt.Summary = std::vector<uint64_t>{*Summary};
+    Pt.Summary = Part::CostLine{*Summary};
   if (Totals)
-    Pt.Totals = std::vector<uint64_t>{*Totals};
+    Pt.Totals = Part::CostLine{*Totals};
 }
 
 void WebgrindReader::check(const Profile &P, const std::vector<FuncId> &Ids) {

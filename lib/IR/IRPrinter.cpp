@@ -222,7 +222,7 @@ void Printer::printPart(const Part &Pt, unsigned Number) {
   // Totals the file stated are shown only where they are not the sum, so a
   // file without `totals:` and one with the right `totals:` print the same.
   if (Pt.Totals) {
-    std::vector<uint64_t> Given = *Pt.Totals;
+    std::vector<uint64_t> Given(Pt.Totals->begin(), Pt.Totals->end());
     Given.resize(Sum.size());
     if (Given != Sum) {
       OS << "  stated totals:";

@@ -298,8 +298,10 @@ Expected<PreservedAnalyses> FilterPass::run(Profile &P,
   // The parts lose the dropped cost, the run does not: the summary keeps the
   // run's total, so later shares stay shares of the whole run.
   if (NumEvents)
-    for (auto &Pt : P.parts())
-      Pt->Summary = partRunTotal(*Pt, NumEvents);
+    for (auto &Pt : P.parts()) {
+      std::vector<uint64_t> Total = partRunTotal(*Pt, NumEvents);
+      Pt->Summary.emplace(Total.begin(), Total.end());
+    }
   RowMap M;
   for (FuncId F = 0; F != N; ++F)
     M.Func.push_back(Keep[F] ? F : DroppedFunction);

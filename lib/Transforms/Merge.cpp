@@ -229,7 +229,7 @@ Error Merger::add(Profile &Src) {
 }
 
 Error Merger::addShell(const Part &Pt, Part &To) {
-  std::optional<std::vector<uint64_t>> Summary;
+  std::optional<Part::CostLine> Summary;
   if (Pt.Summary) {
     Summary = mapCostVector(M, *Pt.Summary);
     for (uint64_t &X : *Summary)

@@ -467,8 +467,11 @@ public:
   /// Header lines in file order. events/positions/summary/totals have fields
   /// of their own (see isFieldHeader).
   PartHeader Header;
-  std::optional<std::vector<uint64_t>> Summary; // In profile event order.
-  std::optional<std::vector<uint64_t>> Totals;  // As the file gave them.
+  /// A part's summary or totals line. One event (Ir) is held in place: a
+  /// run of many dumps has tens of thousands of parts with both lines.
+  using CostLine = llvm::SmallVector<uint64_t, 1>;
+  std::optional<CostLine> Summary; // In profile event order.
+  std::optional<CostLine> Totals;  // As the file gave them.
 
   llvm::ArrayRef<PositionKind> positions() const { return Positions; }
   /// Only valid while the part has no function data.

@@ -332,17 +332,16 @@ bool profkit::renameFunctions(
   return rewriteProfile(P, M, /*DropTotals=*/false);
 }
 
-std::vector<uint64_t> profkit::mapCostVector(const RowMap &M,
-                                             ArrayRef<uint64_t> In) {
+Part::CostLine profkit::mapCostVector(const RowMap &M, ArrayRef<uint64_t> In) {
   if (M.Costs) {
     SmallVector<uint64_t, 16> Out;
     if (!M.Costs(In, Out))
       Out.clear();
-    return std::vector<uint64_t>(Out.begin(), Out.end());
+    return Part::CostLine(Out.begin(), Out.end());
   }
   if (M.Events.empty())
-    return In.vec();
-  std::vector<uint64_t> Out;
+    return Part::CostLine(In.begin(), In.end());
+  Part::CostLine Out;
   for (int I : M.Events)
     Out.push_back(I >= 0 && size_t(I) < In.size() ? In[I] : 0);
   return Out;

@@ -67,8 +67,7 @@ struct RowMap {
                             const PlainRows *Plain = nullptr);
 
 /// A cost vector (summary:, totals:) through M.Costs or M.Events.
-std::vector<uint64_t> mapCostVector(const RowMap &M,
-                                    llvm::ArrayRef<uint64_t> In);
+Part::CostLine mapCostVector(const RowMap &M, llvm::ArrayRef<uint64_t> In);
 
 /// A copy of P whose events are P's columns Keep, in that order. String
 /// and function ids are unchanged.
