@@ -161,35 +161,43 @@ RowLayout FunctionData::layout() const {
   return RowLayout{Self.keyWidth() - RowLayout{0}.selfWidth()};
 }
 
-FunctionData::MoreData &FunctionData::more() {
-  if (!More) {
-    RowLayout L = layout();
-    More = std::make_unique<MoreData>(L.callWidth(), L.P);
-  }
-  return *More;
+void FunctionData::MoreData::reset() {
+  if (RareData *R = rare())
+    delete R;
+  else
+    delete calls();
+  Bits = 0;
 }
 
 FunctionData::RareData &FunctionData::rare() {
-  MoreData &M = more();
-  if (!M.Rare) {
-    RowLayout L = layout();
-    M.Rare = std::make_unique<RareData>(L.jumpWidth(), L.P);
-  }
-  return *M.Rare;
+  if (RareData *R = More.rare())
+    return *R;
+  RowLayout L = layout();
+  RowTable Calls =
+      More ? std::move(*More.calls()) : RowTable(L.callWidth(), L.P);
+  More.set(new RareData(std::move(Calls), L.jumpWidth(), L.P));
+  return *More.rare();
 }
 
 const RowTable &FunctionData::calls() const {
   static const RowTable None;
-  return More ? More->Calls : None;
+  const RowTable *C = More.calls();
+  return C ? *C : None;
 }
 
-RowTable &FunctionData::makeCalls() { return more().Calls; }
+RowTable &FunctionData::makeCalls() {
+  if (!More) {
+    RowLayout L = layout();
+    More.set(new RowTable(L.callWidth(), L.P));
+  }
+  return *More.calls();
+}
 
 void FunctionData::setCalls(RowTable &&T) {
   if (!T.empty())
     makeCalls() = std::move(T);
-  else if (More && More->Rare)
-    More->Calls = RowTable(layout().callWidth(), layout().P);
+  else if (RareData *R = More.rare())
+    R->Calls = RowTable(layout().callWidth(), layout().P);
   else
     More.reset();
 }
@@ -198,7 +206,8 @@ RowTable &FunctionData::jumps() { return rare().Jumps; }
 
 const RowTable &FunctionData::jumps() const {
   static const RowTable None;
-  return More && More->Rare ? More->Rare->Jumps : None;
+  const RareData *R = More.rare();
+  return R ? R->Jumps : None;
 }
 
 FunctionValues &FunctionData::valuesAt(InlineSiteId Site) {

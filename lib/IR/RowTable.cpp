@@ -32,10 +32,19 @@ void RowTable::BuildState::Deleter::operator()(BuildState *S) const {
   free(S);
 }
 
+void RowTable::freeState() {
+  if (BuildState *S = state()) {
+    BuildState::Deleter()(S);
+    Data.setOwned(nullptr);
+  }
+}
+
 RowTable::BuildState &RowTable::build() {
-  if (State)
-    return *State;
-  State.reset(BuildState::create(KeyWidth));
+  if (BuildState *S = state())
+    return *S;
+  Data.toHeap();
+  Data.setOwned(BuildState::create(KeyWidth));
+  BuildState *State = state();
   // Find the last row's key and values again (after shrink()).
   const uint8_t *P = Data.data(), *E = P + Data.size();
   while (P != E) {
@@ -79,8 +88,8 @@ void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
   size_t Start = Data.size();
   encodeAt(Data, Start, maxEncodedSize(KeyWidth + Values.size()),
            [&](uint8_t *Out) {
-             State->LastRowOffset = Start;
-             return encodeRow(Out, Key.data(), State->lastKey(), KeyWidth,
+             state()->LastRowOffset = Start;
+             return encodeRow(Out, Key.data(), state()->lastKey(), KeyWidth,
                               Values.data(), Values.size());
            });
 }
@@ -88,7 +97,7 @@ void RowTable::append(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
 bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
   // The row is encoded again after the row before it, whose key is the
   // last key less this row's deltas.
-  size_t Start = State->LastRowOffset;
+  size_t Start = state()->LastRowOffset;
   const uint8_t *P = Data.data() + Start;
   uint64_t Deltas[MaxKeyWidth] = {}, Before[MaxKeyWidth];
   // The last row has values of its own: encodeInOrder() writes no row as
@@ -98,7 +107,7 @@ bool RowTable::addToLastRow(ArrayRef<uint64_t> Values) {
   SmallVector<uint64_t, 16> Sum(N);
   for (uint64_t &V : Sum)
     V = readVarint(P);
-  const uint64_t *Last = State->lastKey();
+  const uint64_t *Last = state()->lastKey();
   for (unsigned I = 0; I != KeyWidth; ++I)
     Before[I] = Last[I] - Deltas[I];
   if (Sum.size() < Values.size())
@@ -129,7 +138,7 @@ bool RowTable::RunState::overlap() {
 }
 
 void RowTable::startRun() {
-  std::unique_ptr<RunState> &Runs = State->Runs;
+  std::unique_ptr<RunState> &Runs = state()->Runs;
   if (!Runs) {
     // The rows so far are one run of distinct keys; learn its run-word
     // values.
@@ -167,17 +176,17 @@ bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
 
 bool RowTable::finalize() {
   bool Ok = true;
-  if (State && State->Runs && (KeyOrder || State->Runs->overlap()))
+  if (state() && state()->Runs && (KeyOrder || state()->Runs->overlap()))
     Ok = compact();
-  if (State)
-    State->Runs.reset();
+  if (state())
+    state()->Runs.reset();
   KeyOrder = false; // Later rows are runs apart from these.
 
   return Ok;
 }
 
 void RowTable::shrink() {
-  State.reset();
+  freeState();
   KeyOrder = false; // As the runs, forgotten: the rows are now one run.
   Data.shrink();
 }
@@ -200,8 +209,10 @@ void RowBytes::reallocate(size_t N) {
   }
   auto *New = static_cast<uint8_t *>(safe_malloc(M << E));
   std::copy(data(), data() + Size, New);
-  release();
-  Heap = New;
+  void *Kept = owned();
+  if (onHeap())
+    std::free(Block.Heap);
+  Block = {New, Kept};
   CapCode = uint8_t(1 + E * 8 + (M - 8));
 }
 
@@ -221,7 +232,8 @@ void RowBytes::shrink() {
   if (!onHeap())
     return;
   if (Size <= InlineBytes) {
-    uint8_t *Old = Heap;
+    assert(!owned() && "the owner's word would be lost");
+    uint8_t *Old = Block.Heap;
     std::copy(Old, Old + Size, Inline);
     std::free(Old);
     CapCode = 0;
@@ -229,9 +241,9 @@ void RowBytes::shrink() {
   }
   if (capacity() - Size > Size / 4) {
     auto *New = static_cast<uint8_t *>(safe_malloc(Size));
-    std::copy(Heap, Heap + Size, New);
-    std::free(Heap);
-    Heap = New;
+    std::copy(Block.Heap, Block.Heap + Size, New);
+    std::free(Block.Heap);
+    Block.Heap = New;
     CapCode = ExactCap;
   }
 }
@@ -285,8 +297,8 @@ bool RowTable::compact() {
   Data.clear();
   Sorted = true;
   KeyOrder = true;
-  State->Runs.reset();
-  std::fill(State->lastKey(), State->lastKey() + KeyWidth, 0); // From zero.
+  state()->Runs.reset();
+  std::fill(state()->lastKey(), state()->lastKey() + KeyWidth, 0); // From zero.
   bool Ok = true;
   for (size_t I = 0; I != Order.size();) {
     uint64_t *First = KeyOf(Order[I]);
@@ -299,7 +311,7 @@ bool RowTable::compact() {
     append(ArrayRef(First, KeyWidth), ArrayRef(First + KeyWidth, Width));
     I = J;
   }
-  State->BytesAfterCompaction = Data.size();
+  state()->BytesAfterCompaction = Data.size();
   return Ok;
 }
 
@@ -467,11 +479,11 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
   ArrayRef<uint32_t> Order = B.order();
   const unsigned KW = KeyWidth, VW = B.ValueWidth;
   auto BatchKey = [&](size_t J) { return B.row(Order[J]); };
-  if (!Sorted || (State && State->Runs) ||
+  if (!Sorted || (state() && state()->Runs) ||
       Data.size() > 4 * B.size() * (2 + KW + VW))
     return std::nullopt;
   // Continuing the table needs no pass over it.
-  if (State && compareKeys(ArrayRef(BatchKey(0), KW), State->lastKey()) > 0)
+  if (state() && compareKeys(ArrayRef(BatchKey(0), KW), state()->lastKey()) > 0)
     return std::nullopt;
 
   SmallVector<uint8_t, 0> &Out = B.Encoded;
@@ -536,10 +548,10 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
     KeyOrder = true;
   }
   Data.assign(Out.data(), Out.data() + Used);
-  if (State) {
-    std::copy(Last, Last + KW, State->lastKey());
-    State->LastRowOffset = uint32_t(LastRowAt);
-    State->BytesAfterCompaction = uint32_t(Used);
+  if (state()) {
+    std::copy(Last, Last + KW, state()->lastKey());
+    state()->LastRowOffset = uint32_t(LastRowAt);
+    state()->BytesAfterCompaction = uint32_t(Used);
   }
   return Ok;
 }
@@ -572,7 +584,7 @@ bool RowTable::addSortedBatch(RowBatch &B) {
   // state from them, as after shrink().
   uint64_t NewTableKey[MaxKeyWidth] = {};
   uint64_t *LastKey = NewTableKey;
-  if (State || !empty()) {
+  if (state() || !empty()) {
     BuildState &S = build();
     auto KeyOf = [&](uint32_t I) { return ArrayRef(B.row(I), KeyWidth); };
     // Rows that continue the table in key order are encoded in one go; any
@@ -601,8 +613,8 @@ bool RowTable::addSortedBatch(RowBatch &B) {
   Encoder Encode =
       KeyWidth < std::size(ByWidth) ? ByWidth[KeyWidth] : encodeInOrder<0>;
   Out = Encode(Out, B, LastKey, LastRow);
-  if (State)
-    State->LastRowOffset = Data.size() + (LastRow - B.Encoded.data());
+  if (state())
+    state()->LastRowOffset = Data.size() + (LastRow - B.Encoded.data());
   Data.append(B.Encoded.data(), Out);
   B.clear();
   return Ok;

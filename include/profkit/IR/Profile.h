@@ -324,22 +324,26 @@ struct FunctionData {
   RowTable &makeCalls();
   /// Replaces the call rows with T's.
   void setCalls(RowTable &&T);
-  bool hasCalls() const { return More && !More->Calls.empty(); }
+  bool hasCalls() const {
+    const RowTable *C = More.calls();
+    return C && !C->empty();
+  }
   /// The jump rows (callgrind --collect-jumps), made on first use: most
   /// functions of most profiles have none.
   RowTable &jumps();
   const RowTable &jumps() const;
   bool hasJumps() const {
-    return More && More->Rare && !More->Rare->Jumps.empty();
+    const RareData *R = More.rare();
+    return R && !R->Jumps.empty();
   }
   /// The function's own values.
   FunctionValues Values;
   /// The values of the code inlined into it, by inline site (never 0), in
   /// increasing site order.
   llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>> inlineValues() const {
-    return More && More->Rare
-               ? llvm::ArrayRef(More->Rare->InlineValues)
-               : llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>>();
+    const RareData *R = More.rare();
+    return R ? llvm::ArrayRef(R->InlineValues)
+             : llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>>();
   }
   /// The values of the code at Site (0: the function's own), created empty
   /// if missing.
@@ -348,27 +352,59 @@ struct FunctionData {
   const FunctionValues *findValues(InlineSiteId Site) const;
 
 private:
-  /// What few functions have, apart: a part of a build holds a million
-  /// functions' data, and these would be half of it.
+  /// What few functions have (jumps, inlined code's values), with the
+  /// calls: a part of a build holds a million functions' data, and these
+  /// would be half of it.
   struct RareData {
-    explicit RareData(unsigned JumpWidth, unsigned P) : Jumps(JumpWidth, P) {}
+    RareData(RowTable &&Calls, unsigned JumpWidth, unsigned P)
+        : Calls(std::move(Calls)), Jumps(JumpWidth, P) {}
+    RowTable Calls;
     RowTable Jumps;
     llvm::SmallVector<std::pair<InlineSiteId, FunctionValues>, 0> InlineValues;
   };
-  /// What functions that call have, apart; and the rare data, so that a
-  /// function that calls nothing pays one pointer for both: the block is
-  /// no larger for it than the call table alone.
-  struct MoreData {
-    explicit MoreData(unsigned CallWidth, unsigned P) : Calls(CallWidth, P) {}
-    RowTable Calls;
-    std::unique_ptr<RareData> Rare;
+  /// What a function keeps apart: nothing, its call table alone (a block no
+  /// larger than the table), or, with the low bit set, its RareData. A
+  /// function that calls nothing pays one pointer.
+  class MoreData {
+  public:
+    MoreData() = default;
+    MoreData(MoreData &&O) noexcept : Bits(std::exchange(O.Bits, 0)) {}
+    MoreData &operator=(MoreData &&O) noexcept {
+      if (this != &O) {
+        reset();
+        Bits = std::exchange(O.Bits, 0);
+      }
+      return *this;
+    }
+    ~MoreData() { reset(); }
+    explicit operator bool() const { return Bits; }
+    RareData *rare() const {
+      return Bits & 1 ? reinterpret_cast<RareData *>(Bits & ~uintptr_t(1))
+                      : nullptr;
+    }
+    RowTable *calls() const {
+      if (Bits & 1)
+        return &reinterpret_cast<RareData *>(Bits - 1)->Calls;
+      return reinterpret_cast<RowTable *>(Bits);
+    }
+    void set(RowTable *Calls) {
+      reset();
+      Bits = reinterpret_cast<uintptr_t>(Calls);
+    }
+    void set(RareData *R) {
+      reset();
+      Bits = reinterpret_cast<uintptr_t>(R) | 1;
+    }
+    void reset();
+
+  private:
+    uintptr_t Bits = 0;
   };
-  MoreData &more();
   RareData &rare();
   RowLayout layout() const;
-  std::unique_ptr<MoreData> More;
+  MoreData More;
 };
-static_assert(sizeof(FunctionData) <= 56, "a profile holds millions");
+static_assert(sizeof(FunctionData) <= 48, "a profile holds millions");
 
 /// A header line of a part: views of its text, which lives as long as a
 /// part whose header holds the line.

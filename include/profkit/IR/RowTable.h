@@ -297,11 +297,25 @@ public:
   }
   ~RowBytes() { release(); }
 
-  uint8_t *data() { return onHeap() ? Heap : Inline; }
-  const uint8_t *data() const { return onHeap() ? Heap : Inline; }
+  uint8_t *data() { return onHeap() ? Block.Heap : Inline; }
+  const uint8_t *data() const { return onHeap() ? Block.Heap : Inline; }
   size_t size() const { return Size; }
   /// Bytes on the heap (0 while the rows fit in the table).
   size_t heapBytes() const { return onHeap() ? capacity() : 0; }
+  /// A word the owner keeps beside a heap block (null while there is none);
+  /// it moves with the block, and the owner frees what it points to before
+  /// the bytes go back into the table (shrink()) or away.
+  void *owned() const { return onHeap() ? Block.Owned : nullptr; }
+  /// Sets owned(); the bytes must be on the heap (toHeap()).
+  void setOwned(void *P) {
+    assert(onHeap() && "no heap block to keep the word beside");
+    Block.Owned = P;
+  }
+  /// Moves the bytes to a heap block if they are in the table.
+  void toHeap() {
+    if (!onHeap())
+      reallocate(InlineBytes);
+  }
   /// Can the stream grow to N bytes without a new block?
   bool fits(size_t N) const { return N <= capacity(); }
   const uint8_t *begin() const { return data(); }
@@ -344,23 +358,28 @@ private:
   /// Moves the bytes to a new block of at least N bytes.
   void reallocate(size_t N);
   void release() {
+    assert(!owned() && "the owner's word would be lost");
     if (onHeap())
-      std::free(Heap);
+      std::free(Block.Heap);
     CapCode = 0;
   }
   void moveFrom(RowBytes &O) {
     Size = O.Size;
     CapCode = O.CapCode;
     if (O.onHeap())
-      Heap = O.Heap;
+      Block = O.Block;
     else
       std::copy(O.Inline, O.Inline + O.Size, Inline);
     O.Size = 0;
     O.CapCode = 0;
   }
 
-  union {
+  struct HeapBlock {
     uint8_t *Heap;
+    void *Owned;
+  };
+  union {
+    HeapBlock Block;
     uint8_t Inline[InlineBytes];
   };
   uint32_t Size = 0;
@@ -378,7 +397,18 @@ public:
     assert(KeyWidth <= MaxKeyWidth && "key too wide");
   }
   RowTable(RowTable &&) = default;
-  RowTable &operator=(RowTable &&) = default;
+  RowTable &operator=(RowTable &&O) noexcept {
+    if (this != &O) {
+      freeState();
+      Data = std::move(O.Data);
+      KeyWidth = O.KeyWidth;
+      RunWord = O.RunWord;
+      Sorted = O.Sorted;
+      KeyOrder = O.KeyOrder;
+    }
+    return *this;
+  }
+  ~RowTable() { freeState(); }
 
   unsigned keyWidth() const { return KeyWidth; }
   /// Counts the rows: O(rows).
@@ -410,7 +440,7 @@ public:
   void shrink();
   /// Drops every row and frees their memory; the key width stays.
   void clear() { *this = RowTable(KeyWidth, RunWord); }
-  bool isFinalized() const { return !State || !State->Runs; }
+  bool isFinalized() const { return !state() || !state()->Runs; }
   /// Are the rows in key order?
   bool isSorted() const { return Sorted; }
 
@@ -475,7 +505,9 @@ private:
   /// What add() needs beyond the rows; a profile holds many tables that are
   /// done growing, so this lives apart and shrink() frees it. The key of
   /// the last encoded row follows it, as wide as the table's keys: merge
-  /// builds a million tables at once.
+  /// builds a million tables at once. A table with one has its rows on the
+  /// heap and keeps the pointer beside them (RowBytes::owned()): the rows
+  /// of a table done growing go back into it, which is no larger for this.
   struct BuildState {
     uint32_t LastRowOffset = 0; // Where the last row starts.
     uint32_t BytesAfterCompaction = 0;
@@ -488,7 +520,9 @@ private:
   };
   static_assert(alignof(BuildState) >= alignof(uint64_t));
 
+  BuildState *state() const { return static_cast<BuildState *>(Data.owned()); }
   BuildState &build();
+  void freeState();
   template <unsigned W>
   static uint8_t *encodeInOrder(uint8_t *Out, const RowBatch &B,
                                 uint64_t *LastKey, uint8_t *&LastRow);
@@ -499,7 +533,7 @@ private:
   bool addSortedBatch(RowBatch &B);
   std::optional<bool> mergeInOnePass(RowBatch &B);
 
-  // These fit in Data's padding, and a table in 32 bytes.
+  // These fit in Data's padding, and a table in 24 bytes.
   [[no_unique_address]] RowBytes Data;
   uint8_t KeyWidth;
   uint8_t RunWord;
@@ -507,9 +541,8 @@ private:
   // Runs added since finalize() or shrink() overlapped: finalize() merges
   // every run since, and mergeBatch() merges batches at once.
   bool KeyOrder : 1;
-  std::unique_ptr<BuildState, BuildState::Deleter> State;
 };
-static_assert(sizeof(RowTable) == 32, "a profile holds millions of tables");
+static_assert(sizeof(RowTable) == 24, "a profile holds millions of tables");
 
 /// Batches kept to be added to their tables later, each with a tag (the
 /// callgrind reader's second thread logs the rows of functions the first
