@@ -525,3 +525,26 @@ TEST(FunctionData, CallTableMadeForCallRowsOnly) {
   EXPECT_FALSE(Caller.hasCalls());
   EXPECT_TRUE(Caller.calls().empty());
 }
+
+TEST(FunctionData, CallsOutliveTheJumpsAndInlineValuesMadeAfterThem) {
+  // A function's calls move into the block that also holds its jumps and
+  // inline values when it first needs those.
+  RowLayout L{1};
+  FunctionData FD(0, L);
+  CallKey K(L);
+  K.setCallee(3);
+  ASSERT_TRUE(FD.makeCalls().add(K.key(), {2, 9}));
+  FD.valuesAt(7).set(FunctionValueKind::FirstLine, 40);
+  EXPECT_TRUE(FD.jumps().empty());
+  ASSERT_EQ(FD.calls().size(), 1u);
+  EXPECT_EQ((*FD.calls().begin()).value(1), 9u);
+  ASSERT_EQ(FD.inlineValues().size(), 1u);
+  // Moved, the function keeps all of it; its calls replaced by none leave
+  // the rest.
+  FunctionData Moved = std::move(FD);
+  EXPECT_TRUE(Moved.hasCalls());
+  Moved.setCalls(RowTable(L.callWidth(), L.P));
+  EXPECT_FALSE(Moved.hasCalls());
+  EXPECT_EQ(Moved.findValues(7)->get(FunctionValueKind::FirstLine),
+            std::optional<uint64_t>(40));
+}

@@ -162,6 +162,28 @@ TEST(RowTable, RowsGrowPastTheBlockThatShrinkLeft) {
             std::vector<uint64_t>{5});
 }
 
+TEST(RowTable, BuildStateMovesWithTheRows) {
+  // A table that grows twice keeps its build state beside its rows, in the
+  // table: moving or replacing the table takes or frees it with them (the
+  // sanitizers check the freeing).
+  RowTable T(2);
+  ASSERT_TRUE(T.add({10, 1}, {1}));
+  ASSERT_TRUE(T.add({5, 2}, {3})); // Out of order: state with runs.
+  RowTable Moved = std::move(T);
+  ASSERT_TRUE(Moved.add({10, 1}, {1}));
+  EXPECT_FALSE(Moved.isFinalized());
+  RowTable Other(2);
+  ASSERT_TRUE(Other.add({1, 1}, {1}));
+  ASSERT_TRUE(Other.add({2, 1}, {1}));
+  Other = std::move(Moved); // Other's own state goes.
+  ASSERT_TRUE(Other.finalize());
+  Other.shrink(); // Two short rows: back into the table.
+  Rows R = collect(Other);
+  ASSERT_EQ(R.size(), 2u);
+  EXPECT_EQ(R[(std::vector<uint64_t>{10, 1})], std::vector<uint64_t>{2});
+  EXPECT_EQ(R[(std::vector<uint64_t>{5, 2})], std::vector<uint64_t>{3});
+}
+
 TEST(RowTable, LargeAndDecreasingKeysRoundTrip) {
   RowTable T(2);
   ASSERT_TRUE(T.add({UINT64_MAX, 0}, {UINT64_MAX}));
