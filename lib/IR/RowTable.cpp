@@ -56,7 +56,7 @@ RowTable::BuildState &RowTable::build() {
   State->BytesAfterCompaction = Data.size();
   // Rows out of key order came in several runs: a new row may repeat a key
   // of any of them, so the rows so far count as one finished run.
-  if (!Sorted)
+  if (!has(Sorted))
     startRun();
   return *State;
 }
@@ -157,7 +157,7 @@ bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
     if (Cmp == 0)
       return addToLastRow(Values);
     if (Cmp < 0) {
-      Sorted = false;
+      set(Sorted, false);
       startRun();
     }
   }
@@ -176,18 +176,18 @@ bool RowTable::add(ArrayRef<uint64_t> Key, ArrayRef<uint64_t> Values) {
 
 bool RowTable::finalize() {
   bool Ok = true;
-  if (state() && state()->Runs && (KeyOrder || state()->Runs->overlap()))
+  if (state() && state()->Runs && (has(KeyOrder) || state()->Runs->overlap()))
     Ok = compact();
   if (state())
     state()->Runs.reset();
-  KeyOrder = false; // Later rows are runs apart from these.
+  set(KeyOrder, false); // Later rows are runs apart from these.
 
   return Ok;
 }
 
 void RowTable::shrink() {
   freeState();
-  KeyOrder = false; // As the runs, forgotten: the rows are now one run.
+  set(KeyOrder, false); // As the runs, forgotten: the rows are now one run.
   Data.shrink();
 }
 
@@ -295,8 +295,8 @@ bool RowTable::compact() {
   }
 
   Data.clear();
-  Sorted = true;
-  KeyOrder = true;
+  set(Sorted, true);
+  set(KeyOrder, true);
   state()->Runs.reset();
   std::fill(state()->lastKey(), state()->lastKey() + KeyWidth, 0); // From zero.
   bool Ok = true;
@@ -479,7 +479,7 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
   ArrayRef<uint32_t> Order = B.order();
   const unsigned KW = KeyWidth, VW = B.ValueWidth;
   auto BatchKey = [&](size_t J) { return B.row(Order[J]); };
-  if (!Sorted || (state() && state()->Runs) ||
+  if (!has(Sorted) || (state() && state()->Runs) ||
       Data.size() > 4 * B.size() * (2 + KW + VW))
     return std::nullopt;
   // Continuing the table needs no pass over it.
@@ -495,7 +495,7 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
   // only a table that does not keep key order yet needs them.
   SmallVector<uint64_t, 8> TableWords, BatchWords;
   auto Note = [&](SmallVectorImpl<uint64_t> &Words, uint64_t W) {
-    if (!KeyOrder && (Words.empty() || Words.back() != W))
+    if (!has(KeyOrder) && (Words.empty() || Words.back() != W))
       Words.push_back(W);
   };
   auto Emit = [&](const uint64_t *Key, const uint64_t *Values, size_t N) {
@@ -532,7 +532,7 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
   }
 
   if (compareKeys(ArrayRef(BatchKey(0), KW), TableLast) < 0) {
-    if (!KeyOrder) {
+    if (!has(KeyOrder)) {
       auto Distinct = [](SmallVectorImpl<uint64_t> &Words) {
         llvm::sort(Words);
         Words.erase(std::unique(Words.begin(), Words.end()), Words.end());
@@ -545,7 +545,7 @@ std::optional<bool> RowTable::mergeInOnePass(RowBatch &B) {
       if (T == TableWords.end() || BW == BatchWords.end())
         return std::nullopt; // Disjoint runs: B stays a run of its own.
     }
-    KeyOrder = true;
+    set(KeyOrder, true);
   }
   Data.assign(Out.data(), Out.data() + Used);
   if (state()) {

@@ -393,7 +393,7 @@ class RowTable {
 public:
   /// RunWord is the key word whose values tend to separate runs.
   explicit RowTable(unsigned KeyWidth = 0, unsigned RunWord = 0)
-      : KeyWidth(KeyWidth), RunWord(RunWord), Sorted(true), KeyOrder(false) {
+      : KeyWidth(KeyWidth), RunWord(RunWord), Flags(Sorted) {
     assert(KeyWidth <= MaxKeyWidth && "key too wide");
   }
   RowTable(RowTable &&) = default;
@@ -403,8 +403,7 @@ public:
       Data = std::move(O.Data);
       KeyWidth = O.KeyWidth;
       RunWord = O.RunWord;
-      Sorted = O.Sorted;
-      KeyOrder = O.KeyOrder;
+      Flags = O.Flags;
     }
     return *this;
   }
@@ -442,7 +441,7 @@ public:
   void clear() { *this = RowTable(KeyWidth, RunWord); }
   bool isFinalized() const { return !state() || !state()->Runs; }
   /// Are the rows in key order?
-  bool isSorted() const { return Sorted; }
+  bool isSorted() const { return has(Sorted); }
 
   /// The widest key: a jump row with three positions (RowLayout).
   static constexpr unsigned MaxKeyWidth = 16;
@@ -537,10 +536,18 @@ private:
   [[no_unique_address]] RowBytes Data;
   uint8_t KeyWidth;
   uint8_t RunWord;
-  bool Sorted : 1; // Keys strictly increase along the stream.
-  // Runs added since finalize() or shrink() overlapped: finalize() merges
-  // every run since, and mergeBatch() merges batches at once.
-  bool KeyOrder : 1;
+  // Flags in a byte of their own, not bit-fields: a table made in fresh
+  // memory is then written without a read first, which would map the zero
+  // page and fault a second time at the write (a profile makes a million).
+  enum : uint8_t {
+    Sorted = 1, // Keys strictly increase along the stream.
+    // Runs added since finalize() or shrink() overlapped: finalize() merges
+    // every run since, and mergeBatch() merges batches at once.
+    KeyOrder = 2,
+  };
+  uint8_t Flags;
+  bool has(uint8_t F) const { return Flags & F; }
+  void set(uint8_t F, bool On) { Flags = On ? Flags | F : Flags & ~F; }
 };
 static_assert(sizeof(RowTable) == 24, "a profile holds millions of tables");
 
