@@ -398,7 +398,7 @@ bool CallgrindReader::flushRows() {
       RowBytes += sizeof(RowTable) + 16; // A table of its own, made now.
     RowTable &Table = tableOf(FD, RowKind(K));
     size_t Before = Table.encodedBytes();
-    Ok &= Table.addBatch(Batches[K]);
+    Ok &= Table.addBatch(Batches[K], Arena.get());
     size_t After = Table.encodedBytes();
     // A compaction may give bytes back.
     RowBytes = After >= Before

@@ -174,7 +174,7 @@ public:
   CallgrindReader(InputStream &In, const ReadOptions &Opts,
                   Role R = Role::Whole)
       : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result),
-        MyRole(R) {}
+        Arena(Opts.Slice ? nullptr : new RowArena), MyRole(R) {}
   llvm::Expected<std::unique_ptr<Profile>> read();
 
   // Reading in pieces (readInPieces()).
@@ -314,6 +314,9 @@ private:
   // The rows of the current function not yet in its tables, and the running
   // sums of the part's rows of each kind (saturated on overflow).
   RowBatch Batches[NumRowKinds];
+  /// Where a new table's rows go: none when the profile is handed over in
+  /// slices, whose tables a merge frees or keeps one by one.
+  llvm::IntrusiveRefCntPtr<RowArena> Arena;
   std::vector<uint64_t> Sums[NumRowKinds];
   bool SelfSumOverflow = false;
   bool RowOverflow = false; // A row's sum overflowed on the fast path.

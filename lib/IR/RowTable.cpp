@@ -210,8 +210,7 @@ void RowBytes::reallocate(size_t N) {
   auto *New = static_cast<uint8_t *>(safe_malloc(M << E));
   std::copy(data(), data() + Size, New);
   void *Kept = owned();
-  if (onHeap())
-    std::free(Block.Heap);
+  freeBlock();
   Block = {New, Kept};
   CapCode = uint8_t(1 + E * 8 + (M - 8));
 }
@@ -228,17 +227,35 @@ void RowBytes::assign(const uint8_t *B, const uint8_t *E) {
   Size = uint32_t(N);
 }
 
+void RowBytes::assignInArena(RowArena &A, const uint8_t *B, const uint8_t *E) {
+  assert(!Size && !onHeap() && "rows to replace");
+  size_t N = E - B;
+  if (N <= InlineBytes) {
+    std::copy(B, E, Inline);
+  } else {
+    uint8_t *At = A.allocate(N);
+    std::copy(B, E, At);
+    A.Retain();
+    Block = {At, &A};
+    CapCode = ArenaCap;
+  }
+  Size = uint32_t(N);
+}
+
 void RowBytes::shrink() {
   if (!onHeap())
     return;
   if (Size <= InlineBytes) {
     assert(!owned() && "the owner's word would be lost");
-    uint8_t *Old = Block.Heap;
-    std::copy(Old, Old + Size, Inline);
-    std::free(Old);
+    uint8_t Rows[InlineBytes];
+    std::copy(Block.Heap, Block.Heap + Size, Rows);
+    freeBlock();
+    std::copy(Rows, Rows + Size, Inline);
     CapCode = 0;
     return;
   }
+  if (inArena())
+    return; // Exactly their size.
   if (capacity() - Size > Size / 4) {
     auto *New = static_cast<uint8_t *>(safe_malloc(Size));
     std::copy(Block.Heap, Block.Heap + Size, New);
@@ -569,15 +586,15 @@ bool RowTable::mergeBatch(RowBatch &B) {
   return addSortedBatch(B) && Ok;
 }
 
-bool RowTable::addBatch(RowBatch &B) {
+bool RowTable::addBatch(RowBatch &B, RowArena *Arena) {
   assert(B.KeyWidth == KeyWidth && "batch of the wrong width");
   if (B.empty())
     return true;
   bool Ok = B.sortAndSum();
-  return addSortedBatch(B) && Ok;
+  return addSortedBatch(B, Arena) && Ok;
 }
 
-bool RowTable::addSortedBatch(RowBatch &B) {
+bool RowTable::addSortedBatch(RowBatch &B, RowArena *Arena) {
   bool Ok = true;
   // A new table needs no build state (one allocation per table of a
   // profile): its rows start from zeros, and a later add() rebuilds the
@@ -615,7 +632,11 @@ bool RowTable::addSortedBatch(RowBatch &B) {
   Out = Encode(Out, B, LastKey, LastRow);
   if (state())
     state()->LastRowOffset = Data.size() + (LastRow - B.Encoded.data());
-  Data.append(B.Encoded.data(), Out);
+  if (Arena && empty() && !state() &&
+      size_t(Out - B.Encoded.data()) <= RowArena::MaxBytes)
+    Data.assignInArena(*Arena, B.Encoded.data(), Out);
+  else
+    Data.append(B.Encoded.data(), Out);
   B.clear();
   return Ok;
 }

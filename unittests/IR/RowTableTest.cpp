@@ -184,6 +184,39 @@ TEST(RowTable, BuildStateMovesWithTheRows) {
   EXPECT_EQ(R[(std::vector<uint64_t>{5, 2})], std::vector<uint64_t>{3});
 }
 
+TEST(RowTable, RowsInAnArenaOutliveItsReaderAndMoveOutToGrow) {
+  // A new table's rows go into the arena when they are more than the table
+  // holds and few; each such table keeps the arena alive (the sanitizers
+  // check what is read after the reader lets go of it).
+  llvm::IntrusiveRefCntPtr<RowArena> Arena(new RowArena);
+  auto BatchOf = [](uint64_t NumRows) {
+    RowBatch B(2);
+    for (uint64_t I = 0; I != NumRows; ++I)
+      B.add({I, 1}, {I * 1000, 7});
+    return B;
+  };
+  RowTable Few(2), Some(2), Many(2), Moved(2);
+  RowBatch B = BatchOf(1);
+  ASSERT_TRUE(Few.addBatch(B, Arena.get())); // In the table.
+  B = BatchOf(6);
+  ASSERT_TRUE(Some.addBatch(B, Arena.get()));
+  B = BatchOf(200);
+  ASSERT_TRUE(Many.addBatch(B, Arena.get())); // Its own heap block.
+  EXPECT_EQ(Arena->UseCount(), 2u);
+  Moved = std::move(Some);
+  Moved.shrink(); // Already its size.
+  Arena.reset();
+  EXPECT_EQ(collect(Moved).size(), 6u);
+  EXPECT_EQ(collect(Few).size(), 1u);
+  EXPECT_EQ(collect(Many).size(), 200u);
+  // Growing moves the rows to the heap and lets go of the arena.
+  ASSERT_TRUE(Moved.add({100, 1}, {5}));
+  Rows R = collect(Moved);
+  ASSERT_EQ(R.size(), 7u);
+  EXPECT_EQ(R[(std::vector<uint64_t>{5, 1})], (std::vector<uint64_t>{5000, 7}));
+  EXPECT_EQ(R[(std::vector<uint64_t>{100, 1})], std::vector<uint64_t>{5});
+}
+
 TEST(RowTable, LargeAndDecreasingKeysRoundTrip) {
   RowTable T(2);
   ASSERT_TRUE(T.add({UINT64_MAX, 0}, {UINT64_MAX}));

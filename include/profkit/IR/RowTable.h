@@ -44,8 +44,10 @@
 
 #include "profkit/Support/Saturating.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Compiler.h"
 #include <algorithm>
 #include <cassert>
@@ -277,12 +279,32 @@ inline size_t decodeRowHead(const uint8_t *&P, uint64_t *Key,
 
 } // namespace detail
 
+/// Memory the rows of many tables share: a reader puts a new table's rows
+/// here, end to end, rather than in a heap block of their own. A profile
+/// of a million functions would otherwise pay malloc's header and rounding
+/// on each (a cachegrind function has 17 to 31 bytes of rows: 12 MB of 20).
+/// Each table with rows here holds a reference; the memory goes with the
+/// last. A table that grows moves its rows to the heap, leaving them here.
+class RowArena : public llvm::ThreadSafeRefCountedBase<RowArena> {
+public:
+  /// The largest rows put here: larger blocks lose little to malloc.
+  static constexpr size_t MaxBytes = 512;
+  /// Room for N <= MaxBytes bytes, of one thread at a time.
+  uint8_t *allocate(size_t N) {
+    assert(N <= MaxBytes && "rows too large for the arena");
+    return static_cast<uint8_t *>(Memory.Allocate(N, llvm::Align(1)));
+  }
+
+private:
+  llvm::BumpPtrAllocatorImpl<llvm::MallocAllocator, 1 << 16> Memory;
+};
+
 /// The encoded rows of a table: up to 16 bytes in the table itself, more on
-/// the heap. Most tables of a build's profile hold a row or two (a time
-/// trace's function has one self row and a call or so), which then cost no
-/// allocation of their own. The capacity takes a byte, so that the table's
-/// own fields fit in the rest of the last word: a profile holds millions of
-/// tables.
+/// the heap or in a RowArena. Most tables of a build's profile hold a row or
+/// two (a time trace's function has one self row and a call or so), which then
+/// cost no allocation of their own. The capacity takes a byte, so that the
+/// table's own fields fit in the rest of the last word: a profile holds
+/// millions of tables.
 class RowBytes {
 public:
   static constexpr uint32_t InlineBytes = 16;
@@ -305,17 +327,21 @@ public:
   /// A word the owner keeps beside a heap block (null while there is none);
   /// it moves with the block, and the owner frees what it points to before
   /// the bytes go back into the table (shrink()) or away.
-  void *owned() const { return onHeap() ? Block.Owned : nullptr; }
+  void *owned() const { return onHeap() && !inArena() ? Block.Owned : nullptr; }
   /// Sets owned(); the bytes must be on the heap (toHeap()).
   void setOwned(void *P) {
     assert(onHeap() && "no heap block to keep the word beside");
     Block.Owned = P;
   }
-  /// Moves the bytes to a heap block if they are in the table.
+  /// Moves the bytes to a heap block of the table's own if they are in the
+  /// table or an arena.
   void toHeap() {
-    if (!onHeap())
-      reallocate(InlineBytes);
+    if (!onHeap() || inArena())
+      reallocate(std::max<size_t>(Size, InlineBytes));
   }
+  /// Sets the bytes of an empty table to [B, E), in A if they do not fit
+  /// in the table (at most RowArena::MaxBytes of them).
+  void assignInArena(RowArena &A, const uint8_t *B, const uint8_t *E);
   /// Can the stream grow to N bytes without a new block?
   bool fits(size_t N) const { return N <= capacity(); }
   const uint8_t *begin() const { return data(); }
@@ -345,11 +371,14 @@ private:
   /// truncate() may leave it larger than Size: it is a lower bound, which
   /// is all resize_for_overwrite() needs.
   static constexpr uint8_t ExactCap = 0xff;
+  /// Exactly Size bytes in a RowArena, Block.Owned (a reference to it).
+  static constexpr uint8_t ArenaCap = 0xfe;
   bool onHeap() const { return CapCode != 0; }
+  bool inArena() const { return CapCode == ArenaCap; }
   size_t capacity() const {
     if (!onHeap())
       return InlineBytes;
-    if (CapCode == ExactCap)
+    if (CapCode == ExactCap || CapCode == ArenaCap)
       return Size;
     unsigned C = CapCode - 1;
     return size_t(8 + C % 8) << (C / 8);
@@ -359,9 +388,15 @@ private:
   void reallocate(size_t N);
   void release() {
     assert(!owned() && "the owner's word would be lost");
-    if (onHeap())
-      std::free(Block.Heap);
+    freeBlock();
     CapCode = 0;
+  }
+  /// Frees the heap block, or lets go of the arena.
+  void freeBlock() {
+    if (inArena())
+      static_cast<RowArena *>(Block.Owned)->Release();
+    else if (onHeap())
+      std::free(Block.Heap);
   }
   void moveFrom(RowBytes &O) {
     Size = O.Size;
@@ -421,8 +456,9 @@ public:
   [[nodiscard]] bool add(llvm::ArrayRef<uint64_t> Key,
                          llvm::ArrayRef<uint64_t> Values);
   /// Adds the rows of B, as add() would one by one, and clears B. Returns
-  /// false if a sum overflowed 64 bits; the sum then saturates.
-  [[nodiscard]] bool addBatch(RowBatch &B);
+  /// false if a sum overflowed 64 bits; the sum then saturates. The rows
+  /// of a table that had none go into Arena, if given, when they are few.
+  [[nodiscard]] bool addBatch(RowBatch &B, RowArena *Arena = nullptr);
   /// As addBatch(), for a table that will be finalize()d, which then holds
   /// the same rows in the same order; a batch that would merge with the
   /// rows there is merged at once, in one pass over both (merge adds a
@@ -529,7 +565,7 @@ private:
   bool addToLastRow(llvm::ArrayRef<uint64_t> Values);
   void startRun();
   bool compact();
-  bool addSortedBatch(RowBatch &B);
+  bool addSortedBatch(RowBatch &B, RowArena *Arena = nullptr);
   std::optional<bool> mergeInOnePass(RowBatch &B);
 
   // These fit in Data's padding, and a table in 24 bytes.
