@@ -174,7 +174,7 @@ public:
   CallgrindReader(InputStream &In, const ReadOptions &Opts,
                   Role R = Role::Whole)
       : In(In), Opts(Opts), Result(std::make_unique<Profile>()), P(*Result),
-        Arena(Opts.Slice ? nullptr : new RowArena), MyRole(R) {}
+        Arena(Opts.Slice ? nullptr : std::make_unique<RowArena>()), MyRole(R) {}
   llvm::Expected<std::unique_ptr<Profile>> read();
 
   // Reading in pieces (readInPieces()).
@@ -316,7 +316,7 @@ private:
   RowBatch Batches[NumRowKinds];
   /// Where a new table's rows go: none when the profile is handed over in
   /// slices, whose tables a merge frees or keeps one by one.
-  llvm::IntrusiveRefCntPtr<RowArena> Arena;
+  std::unique_ptr<RowArena> Arena;
   std::vector<uint64_t> Sums[NumRowKinds];
   bool SelfSumOverflow = false;
   bool RowOverflow = false; // A row's sum overflowed on the fast path.

@@ -191,28 +191,48 @@ void RowTable::shrink() {
   Data.shrink();
 }
 
+void RowArena::newSlab() {
+  if (Next)
+    release(Next - 1); // The arena's use of the slab it leaves.
+  auto *S = static_cast<uint8_t *>(allocate_buffer(SlabBytes, SlabBytes));
+  new (S) Slab{{1}};
+  Next = S + sizeof(Slab);
+  End = S + SlabBytes;
+}
+
+void RowArena::freeSlab(Slab &S) {
+  S.~Slab();
+  deallocate_buffer(&S, SlabBytes, SlabBytes);
+}
+
 void RowBytes::grow(size_t N) {
   if (N > (size_t(1) << 31))
     report_bad_alloc_error("a row table of 2 GB");
   // Twice the last block, to append in amortized constant time. The first
   // block is as large as asked: most tables take their rows in one batch
   // (a function's lines), and shrink() would copy a larger block again.
-  reallocate(std::max<size_t>(N, onHeap() ? 2 * capacity() : 0));
+  reallocate(std::max<size_t>(N, onHeap() ? 2 * capacity() : 0), HasWord);
 }
 
-void RowBytes::reallocate(size_t N) {
+void RowBytes::reallocate(size_t N, bool WithWord) {
+  assert(N >= InlineBytes && "a block smaller than the table");
   unsigned E = Log2_64(N) - 3;
   size_t M = divideCeil(N, size_t(1) << E);
   if (M == 16) {
     ++E;
     M = 8;
   }
-  auto *New = static_cast<uint8_t *>(safe_malloc(M << E));
-  std::copy(data(), data() + Size, New);
+  size_t Word = WithWord ? sizeof(void *) : 0;
+  auto *New = static_cast<uint8_t *>(safe_malloc(Word + (M << E)));
+  size_t Size = size();
+  std::copy(data(), data() + Size, New + Word);
   void *Kept = owned();
   freeBlock();
-  Block = {New, Kept};
-  CapCode = uint8_t(1 + E * 8 + (M - 8));
+  if (WithWord)
+    std::memcpy(New, &Kept, sizeof(Kept));
+  HasWord = WithWord;
+  Code = uint8_t(FirstGrowing + E * 8 + (M - 8));
+  setHeap(New, uint32_t(Size));
 }
 
 void RowBytes::assign(const uint8_t *B, const uint8_t *E) {
@@ -220,48 +240,50 @@ void RowBytes::assign(const uint8_t *B, const uint8_t *E) {
   if (!fits(N)) {
     if (N > (size_t(1) << 31))
       report_bad_alloc_error("a row table of 2 GB");
-    Size = 0; // Nothing to keep.
-    reallocate(std::max<size_t>(N, InlineBytes));
+    setSize(0); // Nothing to keep.
+    reallocate(std::max<size_t>(N, InlineBytes), HasWord);
   }
   std::copy(B, E, data());
-  Size = uint32_t(N);
+  setSize(N);
 }
 
 void RowBytes::assignInArena(RowArena &A, const uint8_t *B, const uint8_t *E) {
-  assert(!Size && !onHeap() && "rows to replace");
+  assert(!size() && !onHeap() && "rows to replace");
   size_t N = E - B;
   if (N <= InlineBytes) {
-    std::copy(B, E, Inline);
-  } else {
-    uint8_t *At = A.allocate(N);
-    std::copy(B, E, At);
-    A.Retain();
-    Block = {At, &A};
-    CapCode = ArenaCap;
+    std::copy(B, E, Bytes);
+    Code = uint8_t(N);
+    return;
   }
-  Size = uint32_t(N);
+  uint8_t *At = A.allocate(N);
+  std::copy(B, E, At);
+  Code = ArenaCap;
+  setHeap(At, uint32_t(N));
 }
 
 void RowBytes::shrink() {
   if (!onHeap())
     return;
+  assert(!owned() && "the owner's word would be lost");
+  size_t Size = size();
   if (Size <= InlineBytes) {
-    assert(!owned() && "the owner's word would be lost");
     uint8_t Rows[InlineBytes];
-    std::copy(Block.Heap, Block.Heap + Size, Rows);
+    std::copy(data(), data() + Size, Rows);
     freeBlock();
-    std::copy(Rows, Rows + Size, Inline);
-    CapCode = 0;
+    std::copy(Rows, Rows + Size, Bytes);
+    Code = uint8_t(Size);
+    HasWord = false;
     return;
   }
   if (inArena())
     return; // Exactly their size.
-  if (capacity() - Size > Size / 4) {
+  if (HasWord || capacity() - Size > Size / 4) {
     auto *New = static_cast<uint8_t *>(safe_malloc(Size));
-    std::copy(Block.Heap, Block.Heap + Size, New);
-    std::free(Block.Heap);
-    Block.Heap = New;
-    CapCode = ExactCap;
+    std::copy(data(), data() + Size, New);
+    std::free(heap());
+    HasWord = false;
+    Code = ExactCap;
+    setHeap(New, uint32_t(Size));
   }
 }
 

@@ -184,11 +184,12 @@ TEST(RowTable, BuildStateMovesWithTheRows) {
   EXPECT_EQ(R[(std::vector<uint64_t>{5, 2})], std::vector<uint64_t>{3});
 }
 
-TEST(RowTable, RowsInAnArenaOutliveItsReaderAndMoveOutToGrow) {
+TEST(RowTable, RowsInAnArenaOutliveItAndMoveOutToGrow) {
   // A new table's rows go into the arena when they are more than the table
-  // holds and few; each such table keeps the arena alive (the sanitizers
-  // check what is read after the reader lets go of it).
-  llvm::IntrusiveRefCntPtr<RowArena> Arena(new RowArena);
+  // holds and few; each such table keeps its slab alive (the sanitizers
+  // check what is read after the arena is gone, and that the last table
+  // frees the slab).
+  auto Arena = std::make_unique<RowArena>();
   auto BatchOf = [](uint64_t NumRows) {
     RowBatch B(2);
     for (uint64_t I = 0; I != NumRows; ++I)
@@ -198,18 +199,32 @@ TEST(RowTable, RowsInAnArenaOutliveItsReaderAndMoveOutToGrow) {
   RowTable Few(2), Some(2), Many(2), Moved(2);
   RowBatch B = BatchOf(1);
   ASSERT_TRUE(Few.addBatch(B, Arena.get())); // In the table.
+  EXPECT_EQ(Few.encodedBytes(), 0u);
   B = BatchOf(6);
   ASSERT_TRUE(Some.addBatch(B, Arena.get()));
+  size_t SomeBytes = Some.encodedBytes();
   B = BatchOf(200);
   ASSERT_TRUE(Many.addBatch(B, Arena.get())); // Its own heap block.
-  EXPECT_EQ(Arena->UseCount(), 2u);
+  // Rows enough to fill several slabs, each table in one.
+  std::vector<RowTable> Tables;
+  for (int I = 0; I != 5000; ++I) {
+    Tables.emplace_back(2);
+    B = BatchOf(6);
+    ASSERT_TRUE(Tables.back().addBatch(B, Arena.get()));
+    EXPECT_EQ(Tables.back().encodedBytes(), SomeBytes);
+  }
   Moved = std::move(Some);
   Moved.shrink(); // Already its size.
+  EXPECT_EQ(Moved.encodedBytes(), SomeBytes);
   Arena.reset();
+  Tables.erase(Tables.begin(), Tables.begin() + 2500);
+  for (const RowTable &T : Tables)
+    EXPECT_EQ(collect(T).size(), 6u);
+  Tables.clear();
   EXPECT_EQ(collect(Moved).size(), 6u);
   EXPECT_EQ(collect(Few).size(), 1u);
   EXPECT_EQ(collect(Many).size(), 200u);
-  // Growing moves the rows to the heap and lets go of the arena.
+  // Growing moves the rows to the heap and lets go of the arena's.
   ASSERT_TRUE(Moved.add({100, 1}, {5}));
   Rows R = collect(Moved);
   ASSERT_EQ(R.size(), 7u);

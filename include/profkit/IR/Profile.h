@@ -313,9 +313,10 @@ struct Interval {
 /// The data of one function in one part.
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)
-      : Id(Id), Self(L.selfWidth(), L.P) {}
+      : Self(L.selfWidth(), L.P), Id(Id) {}
+  // The id takes the table's padding: a function's data is 40 bytes.
+  [[no_unique_address]] RowTable Self;
   FuncId Id;
-  RowTable Self;
   /// The call rows: empty if there are none. A cachegrind profile's
   /// functions, and half of a callgrind part's, call nothing, and an empty
   /// table would be a third of the function's data.
@@ -404,7 +405,7 @@ private:
   RowLayout layout() const;
   MoreData More;
 };
-static_assert(sizeof(FunctionData) <= 48, "a profile holds millions");
+static_assert(sizeof(FunctionData) <= 40, "a profile holds millions");
 
 /// A header line of a part: views of its text, which lives as long as a
 /// part whose header holds the line.
@@ -648,7 +649,9 @@ public:
 private:
   std::vector<EventType> Events;
   llvm::StringMap<unsigned> EventIndex;
-  std::vector<Function> Functions;
+  // SmallVector reallocates in place (mremap) where std::vector copies:
+  // a million functions would be held twice while the table doubles.
+  llvm::SmallVector<Function, 0> Functions;
   /// The functions by their three ids: an open-addressing table of function
   /// ids, each with 32 bits of the hash of its ids (a DenseMap keyed by the
   /// ids took 16 bytes a slot, and a cachegrind file holds a million

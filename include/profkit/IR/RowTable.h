@@ -44,15 +44,15 @@
 
 #include "profkit/Support/Saturating.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Compiler.h"
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -283,31 +283,64 @@ inline size_t decodeRowHead(const uint8_t *&P, uint64_t *Key,
 /// here, end to end, rather than in a heap block of their own. A profile
 /// of a million functions would otherwise pay malloc's header and rounding
 /// on each (a cachegrind function has 17 to 31 bytes of rows: 12 MB of 20).
-/// Each table with rows here holds a reference; the memory goes with the
-/// last. A table that grows moves its rows to the heap, leaving them here.
-class RowArena : public llvm::ThreadSafeRefCountedBase<RowArena> {
+/// The memory is in aligned slabs, each counting the tables with rows in
+/// it (and the arena while it allocates there), freed with the last: a
+/// table finds its slab from its rows' address, with no pointer of its own.
+/// A table that grows moves its rows to the heap.
+class RowArena {
 public:
   /// The largest rows put here: larger blocks lose little to malloc.
   static constexpr size_t MaxBytes = 512;
-  /// Room for N <= MaxBytes bytes, of one thread at a time.
+  RowArena() = default;
+  RowArena(const RowArena &) = delete;
+  RowArena &operator=(const RowArena &) = delete;
+  ~RowArena() {
+    if (Next)
+      release(Next - 1);
+  }
+  /// Room for N <= MaxBytes bytes, for one table, which release()s them.
+  /// One thread at a time allocates.
   uint8_t *allocate(size_t N) {
-    assert(N <= MaxBytes && "rows too large for the arena");
-    return static_cast<uint8_t *>(Memory.Allocate(N, llvm::Align(1)));
+    assert(N && N <= MaxBytes && "rows too large for the arena");
+    if (N > size_t(End - Next))
+      newSlab();
+    uint8_t *P = Next;
+    Next += N;
+    slabOf(P).Uses.fetch_add(1, std::memory_order_relaxed);
+    return P;
+  }
+  /// Lets go of bytes allocate() gave, on any thread.
+  static void release(const uint8_t *P) {
+    Slab &S = slabOf(P);
+    if (S.Uses.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      freeSlab(S);
   }
 
 private:
-  llvm::BumpPtrAllocatorImpl<llvm::MallocAllocator, 1 << 16> Memory;
+  static constexpr size_t SlabBytes = size_t(1) << 16;
+  struct Slab {
+    std::atomic<uint32_t> Uses;
+  };
+  static Slab &slabOf(const uint8_t *P) {
+    return *reinterpret_cast<Slab *>(reinterpret_cast<uintptr_t>(P) &
+                                     ~uintptr_t(SlabBytes - 1));
+  }
+  void newSlab();
+  static void freeSlab(Slab &S);
+  // Next is past the slab's header, so Next - 1 is in the slab.
+  uint8_t *Next = nullptr, *End = nullptr;
 };
 
-/// The encoded rows of a table: up to 16 bytes in the table itself, more on
+/// The encoded rows of a table: up to 12 bytes in the table itself, more on
 /// the heap or in a RowArena. Most tables of a build's profile hold a row or
-/// two (a time trace's function has one self row and a call or so), which then
-/// cost no allocation of their own. The capacity takes a byte, so that the
-/// table's own fields fit in the rest of the last word: a profile holds
-/// millions of tables.
+/// two (a time trace's function has one self row and a call or so), which
+/// then cost no allocation of their own. These are 14 bytes, a table 17 and
+/// a function's data 40: a profile holds millions of tables. A heap
+/// block's address and the rows' size take the bytes the rows take in
+/// place; one byte holds either that size or the block's capacity.
 class RowBytes {
 public:
-  static constexpr uint32_t InlineBytes = 16;
+  static constexpr uint32_t InlineBytes = 12;
   RowBytes() = default;
   RowBytes(RowBytes &&O) noexcept { moveFrom(O); }
   RowBytes &operator=(RowBytes &&O) noexcept {
@@ -319,25 +352,32 @@ public:
   }
   ~RowBytes() { release(); }
 
-  uint8_t *data() { return onHeap() ? Block.Heap : Inline; }
-  const uint8_t *data() const { return onHeap() ? Block.Heap : Inline; }
-  size_t size() const { return Size; }
+  uint8_t *data() { return onHeap() ? heapRows() : Bytes; }
+  const uint8_t *data() const { return const_cast<RowBytes *>(this)->data(); }
+  size_t size() const { return onHeap() ? heapSize() : Code; }
   /// Bytes on the heap (0 while the rows fit in the table).
   size_t heapBytes() const { return onHeap() ? capacity() : 0; }
-  /// A word the owner keeps beside a heap block (null while there is none);
-  /// it moves with the block, and the owner frees what it points to before
-  /// the bytes go back into the table (shrink()) or away.
-  void *owned() const { return onHeap() && !inArena() ? Block.Owned : nullptr; }
-  /// Sets owned(); the bytes must be on the heap (toHeap()).
-  void setOwned(void *P) {
-    assert(onHeap() && "no heap block to keep the word beside");
-    Block.Owned = P;
+  /// A word the owner keeps before the rows in a heap block (null while
+  /// there is none); it moves with the block, and the owner frees what it
+  /// points to before the bytes go back into the table (shrink()) or away.
+  void *owned() const {
+    if (!HasWord)
+      return nullptr;
+    void *P;
+    std::memcpy(&P, heap(), sizeof(P));
+    return P;
   }
-  /// Moves the bytes to a heap block of the table's own if they are in the
-  /// table or an arena.
+  /// Sets owned(); the bytes must be in a heap block with room for it
+  /// (toHeap()).
+  void setOwned(void *P) {
+    assert(HasWord && "no room for the owner's word");
+    std::memcpy(heap(), &P, sizeof(P));
+  }
+  /// Moves the bytes to a heap block of the table's own, with room for the
+  /// owner's word, unless they are in one.
   void toHeap() {
-    if (!onHeap() || inArena())
-      reallocate(std::max<size_t>(Size, InlineBytes));
+    if (!HasWord)
+      reallocate(std::max<size_t>(size(), InlineBytes), true);
   }
   /// Sets the bytes of an empty table to [B, E), in A if they do not fit
   /// in the table (at most RowArena::MaxBytes of them).
@@ -345,17 +385,18 @@ public:
   /// Can the stream grow to N bytes without a new block?
   bool fits(size_t N) const { return N <= capacity(); }
   const uint8_t *begin() const { return data(); }
-  const uint8_t *end() const { return data() + Size; }
+  const uint8_t *end() const { return data() + size(); }
   /// Size N, the bytes past the old size undefined.
   void resize_for_overwrite(size_t N) {
     if (N > capacity())
       grow(N);
-    Size = uint32_t(N);
+    setSize(N);
   }
-  void truncate(size_t N) { Size = uint32_t(N); }
-  void clear() { Size = 0; }
+  /// Size N <= size().
+  void truncate(size_t N) { setSize(N); }
+  void clear() { setSize(0); }
   void append(const uint8_t *B, const uint8_t *E) {
-    size_t Old = Size;
+    size_t Old = size();
     resize_for_overwrite(Old + (E - B));
     std::copy(B, E, data() + Old);
   }
@@ -367,61 +408,77 @@ public:
   void shrink();
 
 private:
-  /// CapCode of a heap block of exactly Size bytes, as shrink() leaves it.
-  /// truncate() may leave it larger than Size: it is a lower bound, which
-  /// is all resize_for_overwrite() needs.
+  // Code: up to InlineBytes, the size of the rows in Bytes. Above, they are
+  // in a block at the address in Bytes' first 8 bytes, their size in the
+  // last 4, and the code gives the block's capacity: ExactCap and ArenaCap
+  // that size (truncate() may leave the block larger: a capacity is a
+  // lower bound, which is all resize_for_overwrite() needs; an arena's
+  // bytes are never freed alone), any other (8 + C % 8) << (C / 8) bytes,
+  // C = Code - FirstGrowing: within an eighth of what grow() needs.
+  static constexpr uint8_t FirstGrowing = InlineBytes + 1;
   static constexpr uint8_t ExactCap = 0xff;
-  /// Exactly Size bytes in a RowArena, Block.Owned (a reference to it).
   static constexpr uint8_t ArenaCap = 0xfe;
-  bool onHeap() const { return CapCode != 0; }
-  bool inArena() const { return CapCode == ArenaCap; }
+  bool onHeap() const { return Code > InlineBytes; }
+  bool inArena() const { return Code == ArenaCap; }
   size_t capacity() const {
     if (!onHeap())
       return InlineBytes;
-    if (CapCode == ExactCap || CapCode == ArenaCap)
-      return Size;
-    unsigned C = CapCode - 1;
+    if (Code == ExactCap || Code == ArenaCap)
+      return heapSize();
+    unsigned C = Code - FirstGrowing;
     return size_t(8 + C % 8) << (C / 8);
   }
+  uint8_t *heap() const {
+    uint8_t *P;
+    std::memcpy(&P, Bytes, sizeof(P));
+    return P;
+  }
+  uint8_t *heapRows() const { return heap() + (HasWord ? sizeof(void *) : 0); }
+  uint32_t heapSize() const {
+    uint32_t N;
+    std::memcpy(&N, Bytes + sizeof(uint8_t *), sizeof(N));
+    return N;
+  }
+  void setHeap(uint8_t *P, uint32_t N) {
+    std::memcpy(Bytes, &P, sizeof(P));
+    std::memcpy(Bytes + sizeof(P), &N, sizeof(N));
+  }
+  void setSize(size_t N) {
+    if (onHeap())
+      std::memcpy(Bytes + sizeof(uint8_t *), &N, sizeof(uint32_t));
+    else
+      Code = uint8_t(N);
+  }
   void grow(size_t N);
-  /// Moves the bytes to a new block of at least N bytes.
-  void reallocate(size_t N);
+  /// Moves the bytes to a new block of at least N bytes, with room for the
+  /// owner's word before them if WithWord.
+  void reallocate(size_t N, bool WithWord);
   void release() {
     assert(!owned() && "the owner's word would be lost");
     freeBlock();
-    CapCode = 0;
+    Code = 0;
+    HasWord = false;
   }
-  /// Frees the heap block, or lets go of the arena.
+  /// Frees the heap block, or lets go of the arena's bytes.
   void freeBlock() {
     if (inArena())
-      static_cast<RowArena *>(Block.Owned)->Release();
+      RowArena::release(heap());
     else if (onHeap())
-      std::free(Block.Heap);
+      std::free(heap());
   }
   void moveFrom(RowBytes &O) {
-    Size = O.Size;
-    CapCode = O.CapCode;
-    if (O.onHeap())
-      Block = O.Block;
-    else
-      std::copy(O.Inline, O.Inline + O.Size, Inline);
-    O.Size = 0;
-    O.CapCode = 0;
+    std::copy(O.Bytes, O.Bytes + InlineBytes, Bytes);
+    Code = O.Code;
+    HasWord = O.HasWord;
+    O.Code = 0;
+    O.HasWord = false;
   }
 
-  struct HeapBlock {
-    uint8_t *Heap;
-    void *Owned;
-  };
-  union {
-    HeapBlock Block;
-    uint8_t Inline[InlineBytes];
-  };
-  uint32_t Size = 0;
-  /// 0: the bytes are Inline; ExactCap; else a heap block of (8 + C % 8)
-  /// << (C / 8) bytes, C = CapCode - 1: within an eighth of what grow()
-  /// needs.
-  uint8_t CapCode = 0;
+  // Aligned, for the address in it to be a pointer that a leak checker
+  // scanning the memory sees.
+  alignas(uint8_t *) uint8_t Bytes[InlineBytes];
+  uint8_t Code = 0;
+  bool HasWord = false; // The heap block starts with the owner's word.
 };
 
 class RowTable {
@@ -568,7 +625,8 @@ private:
   bool addSortedBatch(RowBatch &B, RowArena *Arena = nullptr);
   std::optional<bool> mergeInOnePass(RowBatch &B);
 
-  // These fit in Data's padding, and a table in 24 bytes.
+  // These take Data's padding: a table is 17 bytes, and what follows one
+  // without padding of its own (a function's id) the rest of its last word.
   [[no_unique_address]] RowBytes Data;
   uint8_t KeyWidth;
   uint8_t RunWord;
