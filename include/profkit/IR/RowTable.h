@@ -444,8 +444,9 @@ private:
     std::memcpy(Bytes + sizeof(P), &N, sizeof(N));
   }
   void setSize(size_t N) {
+    uint32_t Size = uint32_t(N);
     if (onHeap())
-      std::memcpy(Bytes + sizeof(uint8_t *), &N, sizeof(uint32_t));
+      std::memcpy(Bytes + sizeof(uint8_t *), &Size, sizeof(Size));
     else
       Code = uint8_t(N);
   }
