@@ -354,7 +354,7 @@ StrId CallgrindReader::intern(StringRef Name) {
 /// still has the rows in file order (FunctionValueKind::FirstLine).
 void CallgrindReader::noteFirstLine(FunctionData &FD) {
   const RowBatch &B = Batches[SelfRows];
-  if (B.empty() || FD.Values.get(FunctionValueKind::FirstLine))
+  if (B.empty() || FD.values().get(FunctionValueKind::FirstLine))
     return;
   std::optional<unsigned> LineIdx = Cur->positionIndex(PositionKind::Line);
   if (!LineIdx)
@@ -363,7 +363,7 @@ void CallgrindReader::noteFirstLine(FunctionData &FD) {
   StrId Own = P.function(FD.Id).File;
   for (size_t I = 0; I != B.size(); ++I)
     if (B.row(I)[FileIdx] == Own) {
-      FD.Values.set(FunctionValueKind::FirstLine, B.row(I)[*LineIdx]);
+      FD.values().set(FunctionValueKind::FirstLine, B.row(I)[*LineIdx]);
       return;
     }
 }
@@ -396,7 +396,7 @@ bool CallgrindReader::flushRows() {
       continue;
     if (K == CallRows && !FD.hasCalls())
       RowBytes += sizeof(RowTable) + 16; // A table of its own, made now.
-    RowTable &Table = tableOf(FD, RowKind(K));
+    RowTable &Table = tableOf(FD, RowKind(K), Arena.get());
     size_t Before = Table.encodedBytes();
     Ok &= Table.addBatch(Batches[K], Arena.get());
     size_t After = Table.encodedBytes();
@@ -414,7 +414,8 @@ bool CallgrindReader::keepPlain(FunctionData &FD, RowKind K, bool &Ok) {
   // A function met again in the slice: its rows so far go into its table,
   // which then takes these as it would have.
   if (Rows.table(CurFunction, PK).NumRows) {
-    Ok &= Rows.moveInto(CurFunction, PK, tableOf(FD, K), PlainScratch);
+    Ok &= Rows.moveInto(CurFunction, PK, tableOf(FD, K, Arena.get()),
+                        PlainScratch);
     return false;
   }
   if (!tableOf(std::as_const(FD), K).empty())
@@ -437,8 +438,9 @@ bool CallgrindReader::encodePlainRows() {
       FunctionData &FD = Pt.functions()[F];
       for (unsigned K = 0; K != NumRowKinds; ++K)
         if (Rows.table(F, PlainRows::Kind(K)).NumRows)
-          Ok &= Rows.moveInto(F, PlainRows::Kind(K), tableOf(FD, RowKind(K)),
-                              PlainScratch);
+          Ok &=
+              Rows.moveInto(F, PlainRows::Kind(K),
+                            tableOf(FD, RowKind(K), Arena.get()), PlainScratch);
     }
   }
   Plain.clear();

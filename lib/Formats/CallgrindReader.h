@@ -39,10 +39,12 @@ enum RowKind : unsigned {
   JumpRows = PlainRows::Jumps,
   NumRowKinds = PlainRows::NumKinds
 };
-/// The table of FD that holds rows of kind K (its jump table made if
-/// missing).
-inline RowTable &tableOf(FunctionData &FD, RowKind K) {
-  return K == SelfRows ? FD.Self : K == CallRows ? FD.makeCalls() : FD.jumps();
+/// The table of FD that holds rows of kind K (its call table made in Arena,
+/// its jump table made, if missing).
+inline RowTable &tableOf(FunctionData &FD, RowKind K, RowArena *Arena) {
+  return K == SelfRows   ? FD.Self
+         : K == CallRows ? FD.makeCalls(Arena)
+                         : FD.jumps();
 }
 /// The table of FD that holds rows of kind K, or an empty one.
 inline const RowTable &tableOf(const FunctionData &FD, RowKind K) {

@@ -155,19 +155,20 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
     Taken.push_back(Cur->getOrCreateAt(FD.Id));
     FunctionData &To = Cur->functions()[Taken.back()];
     // The head's values come first in the file.
-    Ok &= To.Values.merge(FD.Values);
+    Ok &= To.values().merge(FD.values());
     if (HeadHas)
       return;
     To.Self = std::move(FD.Self);
     if (FD.hasCalls())
-      To.setCalls(std::move(FD.makeCalls()));
+      To.makeCalls(Arena.get()) = std::move(FD.makeCalls());
     if (FD.hasJumps())
       To.jumps() = std::move(FD.jumps());
   });
   RowBatch B;
   Tail.Log.replay(B, [&](uint64_t Tag, RowBatch &Batch) {
     FunctionData &FD = Cur->functions()[Taken[Tag / NumRowKinds]];
-    Ok &= tableOf(FD, RowKind(Tag % NumRowKinds)).addBatch(Batch);
+    Ok &= tableOf(FD, RowKind(Tag % NumRowKinds), Arena.get())
+              .addBatch(Batch, Arena.get());
   });
   if (!Ok)
     return cannotMerge("a cost sum overflows 64 bits");

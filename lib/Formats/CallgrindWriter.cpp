@@ -519,7 +519,7 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
 /// line, and then the rows need no second look.
 size_t Formatter::leadingSelfRow(const FunctionData &FD, StrId OwnFile,
                                  const Row *FirstRow) {
-  std::optional<uint64_t> First = FD.Values.get(FunctionValueKind::FirstLine);
+  std::optional<uint64_t> First = FD.values().get(FunctionValueKind::FirstLine);
   if (!First || !LineIdx || !FirstRow)
     return NoLeadingRow;
   if (RowLayout{NP}.sourceFile(*FirstRow) == OwnFile &&

@@ -208,7 +208,7 @@ void Importer::add(const FunctionSamples &FS, FuncId Top, InlineSiteId Site) {
   FD.valuesAt(Site).set(FunctionValueKind::TotalSamples, FS.getTotalSamples());
   // The formats keep head samples of functions, not of inlinees.
   if (!Site)
-    FD.Values.set(FunctionValueKind::HeadSamples, FS.getHeadSamples());
+    FD.values().set(FunctionValueKind::HeadSamples, FS.getHeadSamples());
   for (const auto &[Loc, Record] : FS.getBodySamples()) {
     BadOffset |= Loc.LineOffset > MaxLineOffset;
     SelfKey K(L);

@@ -122,7 +122,7 @@ Error SampleMapBuilder::build(SampleProfileMap &Map) {
       if (std::optional<uint64_t> Head = V.get(FunctionValueKind::HeadSamples))
         Overflow |= S.addHeadSamples(*Head) != sampleprof_error::success;
     };
-    SetValues(Top, FD.Values);
+    SetValues(Top, FD.values());
     for (const auto &[Site, Values] : FD.inlineValues())
       SetValues(samplesAt(Top, Site), Values);
   }

@@ -404,7 +404,7 @@ Expected<std::unique_ptr<Profile>> WebgrindReader::read() {
       Key.setSourceFile(P.function(Ids[Fn]).File);
       uint64_t Value[] = {R.Self};
       FunctionData &FD = Pt.getOrCreate(Ids[Fn]);
-      FD.Values.set(FunctionValueKind::FirstLine, R.Line);
+      FD.values().set(FunctionValueKind::FirstLine, R.Line);
       if (!FD.Self.add(Key.key(), Value))
         return error(0, "a self cost sum overflows 64 bits");
     }

@@ -138,7 +138,7 @@ void WebgrindWriter::functionLines() {
         };
         if (!CallRows) {
           if (!First[FD.Id])
-            First[FD.Id] = FD.Values.get(FunctionValueKind::FirstLine);
+            First[FD.Id] = FD.values().get(FunctionValueKind::FirstLine);
           for (const Row &R : FD.Self)
             Place(R);
           HasSelf[FD.Id] = HasSelf[FD.Id] || !FD.Self.empty();

@@ -135,7 +135,7 @@ void Printer::printValues(const FunctionValues &Values,
 void Printer::printFunction(const Part &Pt, const FunctionData &FD) {
   OS << "  function ";
   printFunctionRef(OS, FD.Id);
-  printValues(FD.Values, lowestOwnLine(Pt, FD));
+  printValues(FD.values(), lowestOwnLine(Pt, FD));
   OS << '\n';
   for (const auto &[Site, Values] : FD.inlineValues()) {
     OS << "    values inlined at";

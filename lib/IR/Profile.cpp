@@ -85,7 +85,7 @@ FunctionValues &FunctionValues::operator=(const FunctionValues &O) {
   if (this == &O)
     return *this;
   release();
-  Bits = O.isWide() ? uint64_t(uintptr_t(new WideValues(*O.wide()))) : O.Bits;
+  Bits = O.isWide() ? tagWide(new WideValues(*O.wide())) : O.Bits;
   return *this;
 }
 
@@ -98,7 +98,7 @@ void FunctionValues::set(FunctionValueKind K, uint64_t V) {
     auto *W = new WideValues{};
     W->Values[unsigned(FunctionValueKind::FirstLine)] = Bits >> 32;
     W->Present = present();
-    Bits = uint64_t(uintptr_t(W));
+    Bits = tagWide(W);
   }
   wide()->Values[unsigned(K)] = V;
   wide()->Present |= bit(K);
@@ -161,58 +161,95 @@ RowLayout FunctionData::layout() const {
   return RowLayout{Self.keyWidth() - RowLayout{0}.selfWidth()};
 }
 
-void FunctionData::MoreData::reset() {
-  if (RareData *R = rare())
-    delete R;
-  else
-    delete calls();
-  Bits = 0;
+void FunctionData::ValuesOrBlock::setBlock(CallsBlock *B) {
+  if (CallsBlock *Old = block()) {
+    B->Calls = std::move(Old->Calls);
+    B->Values = std::move(Old->Values);
+    Word.Bits = FunctionValues::Empty;
+    free(Old);
+  } else {
+    B->Values = std::move(Word);
+  }
+  Word.Bits = uint64_t(reinterpret_cast<uintptr_t>(B));
+}
+
+void FunctionData::ValuesOrBlock::dropBlock() {
+  CallsBlock *B = block();
+  if (!B)
+    return;
+  Word.Bits = FunctionValues::Empty;
+  Word = std::move(B->Values);
+  free(B);
+}
+
+void FunctionData::ValuesOrBlock::reset() {
+  if (CallsBlock *B = block()) {
+    Word.Bits = FunctionValues::Empty;
+    free(B);
+  }
+}
+
+void FunctionData::ValuesOrBlock::free(CallsBlock *B) {
+  switch (B->Kind) {
+  case BlockKind::OnHeap:
+    delete B;
+    break;
+  case BlockKind::InArena:
+    B->~CallsBlock();
+    RowArena::release(reinterpret_cast<uint8_t *>(B));
+    break;
+  case BlockKind::Rare:
+    delete static_cast<RareData *>(B);
+    break;
+  }
 }
 
 FunctionData::RareData &FunctionData::rare() {
-  if (RareData *R = More.rare())
+  if (RareData *R = Slot.rare())
     return *R;
-  RowLayout L = layout();
-  RowTable Calls =
-      More ? std::move(*More.calls()) : RowTable(L.callWidth(), L.P);
-  More.set(new RareData(std::move(Calls), L.jumpWidth(), L.P));
-  return *More.rare();
+  auto *R = new RareData(layout());
+  Slot.setBlock(R);
+  return *R;
 }
 
 const RowTable &FunctionData::calls() const {
   static const RowTable None;
-  const RowTable *C = More.calls();
-  return C ? *C : None;
+  const CallsBlock *B = Slot.block();
+  return B ? B->Calls : None;
 }
 
-RowTable &FunctionData::makeCalls() {
-  if (!More) {
-    RowLayout L = layout();
-    More.set(new RowTable(L.callWidth(), L.P));
-  }
-  return *More.calls();
+RowTable &FunctionData::makeCalls(RowArena *Arena) {
+  if (CallsBlock *B = Slot.block())
+    return B->Calls;
+  RowLayout L = layout();
+  CallsBlock *B =
+      Arena ? new (Arena->allocate(sizeof(CallsBlock), alignof(CallsBlock)))
+                  CallsBlock(L, BlockKind::InArena)
+            : new CallsBlock(L, BlockKind::OnHeap);
+  Slot.setBlock(B);
+  return B->Calls;
 }
 
 void FunctionData::setCalls(RowTable &&T) {
   if (!T.empty())
     makeCalls() = std::move(T);
-  else if (RareData *R = More.rare())
+  else if (RareData *R = Slot.rare())
     R->Calls = RowTable(layout().callWidth(), layout().P);
   else
-    More.reset();
+    Slot.dropBlock();
 }
 
 RowTable &FunctionData::jumps() { return rare().Jumps; }
 
 const RowTable &FunctionData::jumps() const {
   static const RowTable None;
-  const RareData *R = More.rare();
+  const RareData *R = Slot.rare();
   return R ? R->Jumps : None;
 }
 
 FunctionValues &FunctionData::valuesAt(InlineSiteId Site) {
   if (!Site)
-    return Values;
+    return values();
   auto &InlineValues = rare().InlineValues;
   auto It = llvm::lower_bound(InlineValues, Site, siteBefore);
   if (It == InlineValues.end() || It->first != Site)
@@ -222,7 +259,7 @@ FunctionValues &FunctionData::valuesAt(InlineSiteId Site) {
 
 const FunctionValues *FunctionData::findValues(InlineSiteId Site) const {
   if (!Site)
-    return &Values;
+    return &values();
   auto InlineValues = inlineValues();
   auto It = llvm::lower_bound(InlineValues, Site, siteBefore);
   return It != InlineValues.end() && It->first == Site ? &It->second : nullptr;

@@ -82,7 +82,7 @@ bool profkit::flattenSamples(Profile &P,
     FuncId F = Func[FD.Id];
     StrId File = Q.function(F).File;
     FunctionData &FD2 = To.getOrCreate(F);
-    Ok &= FD2.Values.merge(FD.Values);
+    Ok &= FD2.values().merge(FD.values());
     Inlined += FD.inlineValues().size();
     SK.setSourceFile(File);
     CK.setSourceFile(File);

@@ -233,7 +233,7 @@ Error Builder::run(const ProgramCounts &Counts, ArrayRef<uint64_t> Executed,
     const ProgramCode::Function *Callee = Code.functionEnteredAt(Entry);
     if (!Callee || isAmbiguous(Callee->Name))
       continue;
-    FunctionValues &V = Pt.getOrCreate(function(Callee->Name)).Values;
+    FunctionValues &V = Pt.getOrCreate(function(Callee->Name)).values();
     uint64_t Head = V.get(FunctionValueKind::HeadSamples).value_or(0);
     Saturated |= !addCost(Head, Count);
     V.set(FunctionValueKind::HeadSamples, Head);

@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include <array>
 #include <map>
+#include <optional>
 #include <random>
 
 using namespace profkit;
@@ -197,19 +198,19 @@ TEST(Part, TakingItsFunctionsLeavesItAsIfItHadNone) {
   for (int Index = 0; Index != 3; ++Index) {
     Part Pt;
     for (FuncId F : {5u, 6u, 7u})
-      Pt.getOrCreate(F).Values.set(FunctionValueKind::FirstLine, F);
+      Pt.getOrCreate(F).values().set(FunctionValueKind::FirstLine, F);
     if (Index >= 1)
       Pt.getOrCreate(2);
     if (Index == 2)
       Pt.shrink();
     ChunkedVector<FunctionData> Taken = Pt.takeFunctions();
     EXPECT_EQ(Taken.size(), Index ? 4u : 3u);
-    EXPECT_EQ(Taken[1].Values.get(FunctionValueKind::FirstLine), 6u);
+    EXPECT_EQ(Taken[1].values().get(FunctionValueKind::FirstLine), 6u);
     EXPECT_TRUE(Pt.functions().empty());
     for (FuncId F : {2u, 5u, 6u, 7u})
       EXPECT_EQ(Pt.lookup(F), nullptr);
     FunctionData &FD = Pt.getOrCreate(6);
-    EXPECT_FALSE(FD.Values.get(FunctionValueKind::FirstLine));
+    EXPECT_FALSE(FD.values().get(FunctionValueKind::FirstLine));
     EXPECT_EQ(Pt.lookup(6), &FD);
     EXPECT_EQ(Pt.getOrCreate(2).Id, 2u);
     EXPECT_EQ(Pt.functions().size(), 2u);
@@ -547,4 +548,49 @@ TEST(FunctionData, CallsOutliveTheJumpsAndInlineValuesMadeAfterThem) {
   EXPECT_FALSE(Moved.hasCalls());
   EXPECT_EQ(Moved.findValues(7)->get(FunctionValueKind::FirstLine),
             std::optional<uint64_t>(40));
+}
+
+TEST(FunctionData, ItsValuesFollowItThroughEveryBlockItHolds) {
+  // A function keeps its values in place until it calls something; then
+  // they move into the block of its calls (on the heap, in an arena, or
+  // with its jumps), and back when the calls go.
+  RowLayout L{1};
+  CallKey K(L);
+  K.setCallee(2);
+  auto Line = [](const FunctionData &FD) {
+    return FD.values().get(FunctionValueKind::FirstLine);
+  };
+  std::optional<FunctionData> Survivor;
+  for (bool InArena : {false, true}) {
+    RowArena Arena;
+    FunctionData FD(0, L);
+    FD.values().set(FunctionValueKind::FirstLine, 12);
+    ASSERT_TRUE(FD.makeCalls(InArena ? &Arena : nullptr).add(K.key(), {1, 3}));
+    EXPECT_EQ(Line(FD), std::optional<uint64_t>(12));
+    // Values too wide for one word, in the block.
+    FD.values().set(FunctionValueKind::TotalSamples, uint64_t(1) << 40);
+    FunctionData Moved = std::move(FD);
+    EXPECT_FALSE(Line(FD));
+    EXPECT_FALSE(FD.hasCalls());
+    EXPECT_EQ(Moved.values().get(FunctionValueKind::TotalSamples),
+              std::optional<uint64_t>(uint64_t(1) << 40));
+    // Jumps take calls and values along.
+    EXPECT_TRUE(Moved.jumps().empty());
+    EXPECT_EQ(Moved.calls().size(), 1u);
+    EXPECT_EQ(Line(Moved), std::optional<uint64_t>(12));
+    // No calls: with jumps the block stays, without it goes.
+    Moved.setCalls(RowTable());
+    EXPECT_EQ(Line(Moved), std::optional<uint64_t>(12));
+    FunctionData Plain(1, L);
+    Plain.values().set(FunctionValueKind::FirstLine, 5);
+    ASSERT_TRUE(Plain.makeCalls(InArena ? &Arena : nullptr).add(K.key(), {1}));
+    Plain.setCalls(RowTable());
+    EXPECT_FALSE(Plain.hasCalls());
+    EXPECT_EQ(Line(Plain), std::optional<uint64_t>(5));
+    // A function outlives the arena its block came from.
+    Plain.makeCalls(InArena ? &Arena : nullptr);
+    Survivor.emplace(std::move(Plain));
+  }
+  EXPECT_TRUE(Survivor->calls().empty());
+  EXPECT_EQ(Line(*Survivor), std::optional<uint64_t>(5));
 }

@@ -135,7 +135,7 @@ TEST(Rewrite, InlineValuesFollowTheirSites) {
   InlineSiteId AtBar = P.getOrAddInlineSite({AtFoo, 2, 1, Bar});
   Part &Pt = P.addPart({PositionKind::LineOffset, PositionKind::Discriminator});
   FunctionData &FD = Pt.getOrCreate(Main);
-  FD.Values.set(FunctionValueKind::TotalSamples, 100);
+  FD.values().set(FunctionValueKind::TotalSamples, 100);
   FD.valuesAt(AtFoo).set(FunctionValueKind::TotalSamples, 30);
   FD.valuesAt(AtFoo2).set(FunctionValueKind::TotalSamples, 20);
   FD.valuesAt(AtBar).set(FunctionValueKind::TotalSamples, 5);
@@ -188,8 +188,8 @@ TEST(Rewrite, ScaledValuesSaturate) {
 TEST(Rewrite, MergedFunctionsKeepTheFirstLineAndAddHeadSamples) {
   auto P = parseProfile("events: s\nfl=a.c\nfn=f\n7 1\n6 1\nfn=g\n9 1\n2 1\n");
   Part &Pt = *P->parts().front();
-  Pt.getOrCreate(fn(*P, "f")).Values.set(FunctionValueKind::HeadSamples, 3);
-  Pt.getOrCreate(fn(*P, "g")).Values.set(FunctionValueKind::HeadSamples, 4);
+  Pt.getOrCreate(fn(*P, "f")).values().set(FunctionValueKind::HeadSamples, 3);
+  Pt.getOrCreate(fn(*P, "g")).values().set(FunctionValueKind::HeadSamples, 4);
   ASSERT_TRUE(renameFunctions(*P, [&](const Function &F) {
     Function G = F;
     G.Name = P->Strings.intern("h");
@@ -197,9 +197,9 @@ TEST(Rewrite, MergedFunctionsKeepTheFirstLineAndAddHeadSamples) {
   }));
   const FunctionData *H = P->parts().front()->lookup(fn(*P, "h"));
   ASSERT_TRUE(H);
-  EXPECT_EQ(H->Values.get(FunctionValueKind::FirstLine),
+  EXPECT_EQ(H->values().get(FunctionValueKind::FirstLine),
             std::optional<uint64_t>(7));
-  EXPECT_EQ(H->Values.get(FunctionValueKind::HeadSamples),
+  EXPECT_EQ(H->values().get(FunctionValueKind::HeadSamples),
             std::optional<uint64_t>(7));
 }
 

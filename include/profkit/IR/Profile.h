@@ -227,23 +227,29 @@ public:
   [[nodiscard]] bool scale(uint64_t W);
 
 private:
+  friend struct FunctionData; // Tells its values from its block's address.
   static uint8_t bit(FunctionValueKind K) { return uint8_t(1u << unsigned(K)); }
   // Every function of a part has these, and most have one value at most:
   // the first line (callgrind) or none (time traces). While that line fits
   // 32 bits, the values are one word: the line, the bits of the kinds
   // present, and a set low bit. Sample counts, or a longer line, move them
-  // to a WideValues the word then points to.
+  // to a WideValues the word then points to, tagged WideTag. So the word's
+  // two low bits are never both clear, which FunctionData relies on.
   struct WideValues {
     uint64_t Values[NumFunctionValueKinds];
     uint8_t Present;
   };
   static constexpr uint64_t Empty = 1;
+  static constexpr uint64_t WideTag = 2;
   static uint64_t narrow(uint64_t Line, uint8_t Present) {
     return Line << 32 | uint64_t(Present) << 1 | 1;
   }
-  bool isWide() const { return !(Bits & 1); }
+  static uint64_t tagWide(WideValues *W) {
+    return uint64_t(reinterpret_cast<uintptr_t>(W)) | WideTag;
+  }
+  bool isWide() const { return (Bits & 3) == WideTag; }
   WideValues *wide() const {
-    return reinterpret_cast<WideValues *>(uintptr_t(Bits));
+    return reinterpret_cast<WideValues *>(uintptr_t(Bits & ~uint64_t(3)));
   }
   uint8_t present() const {
     return isWide() ? wide()->Present : uint8_t(Bits >> 1);
@@ -314,35 +320,41 @@ struct Interval {
 struct FunctionData {
   FunctionData(FuncId Id, const RowLayout &L)
       : Self(L.selfWidth(), L.P), Id(Id) {}
-  // The id takes the table's padding: a function's data is 40 bytes.
+  // The id takes the table's padding: a function's data is 32 bytes.
   [[no_unique_address]] RowTable Self;
   FuncId Id;
   /// The call rows: empty if there are none. A cachegrind profile's
   /// functions, and half of a callgrind part's, call nothing, and an empty
-  /// table would be a third of the function's data.
+  /// table would be most of the function's data.
   const RowTable &calls() const;
-  /// The call table to add rows to, made if missing.
-  RowTable &makeCalls();
+  /// The call table to add rows to, made if missing; in Arena if given (a
+  /// reader's: a block each would cost malloc's rounding).
+  RowTable &makeCalls(RowArena *Arena = nullptr);
   /// Replaces the call rows with T's.
   void setCalls(RowTable &&T);
   bool hasCalls() const {
-    const RowTable *C = More.calls();
-    return C && !C->empty();
+    const CallsBlock *B = Slot.block();
+    return B && !B->Calls.empty();
   }
   /// The jump rows (callgrind --collect-jumps), made on first use: most
   /// functions of most profiles have none.
   RowTable &jumps();
   const RowTable &jumps() const;
   bool hasJumps() const {
-    const RareData *R = More.rare();
+    const RareData *R = Slot.rare();
     return R && !R->Jumps.empty();
   }
-  /// The function's own values.
-  FunctionValues Values;
+  /// The function's own values. They move when the function's call table,
+  /// jump table or first inline site's values are made: a reference to them
+  /// does not outlive makeCalls(), setCalls(), jumps() or valuesAt().
+  FunctionValues &values() { return Slot.values(); }
+  const FunctionValues &values() const {
+    return const_cast<FunctionData *>(this)->Slot.values();
+  }
   /// The values of the code inlined into it, by inline site (never 0), in
   /// increasing site order.
   llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>> inlineValues() const {
-    const RareData *R = More.rare();
+    const RareData *R = Slot.rare();
     return R ? llvm::ArrayRef(R->InlineValues)
              : llvm::ArrayRef<std::pair<InlineSiteId, FunctionValues>>();
   }
@@ -353,59 +365,74 @@ struct FunctionData {
   const FunctionValues *findValues(InlineSiteId Site) const;
 
 private:
-  /// What few functions have (jumps, inlined code's values), with the
-  /// calls: a part of a build holds a million functions' data, and these
-  /// would be half of it.
-  struct RareData {
-    RareData(RowTable &&Calls, unsigned JumpWidth, unsigned P)
-        : Calls(std::move(Calls)), Jumps(JumpWidth, P) {}
-    RowTable Calls;
+  enum class BlockKind : uint8_t { OnHeap, InArena, Rare };
+  /// A function's calls with its values: the block its data points to once
+  /// it calls something.
+  struct CallsBlock {
+    CallsBlock(const RowLayout &L, BlockKind Kind)
+        : Calls(L.callWidth(), L.P), Kind(Kind) {}
+    // The kind takes the table's padding: the block is 32 bytes.
+    [[no_unique_address]] RowTable Calls;
+    BlockKind Kind;
+    FunctionValues Values;
+  };
+  static_assert(sizeof(CallsBlock) <= 32, "half a callgrind part's functions");
+  /// What few functions have (jumps, inlined code's values), with the calls
+  /// and values: a part of a build holds a million functions' data, and
+  /// these would be most of it.
+  struct RareData : CallsBlock {
+    explicit RareData(const RowLayout &L)
+        : CallsBlock(L, BlockKind::Rare), Jumps(L.jumpWidth(), L.P) {}
     RowTable Jumps;
     llvm::SmallVector<std::pair<InlineSiteId, FunctionValues>, 0> InlineValues;
   };
-  /// What a function keeps apart: nothing, its call table alone (a block no
-  /// larger than the table), or, with the low bit set, its RareData. A
-  /// function that calls nothing pays one pointer.
-  class MoreData {
+  /// The function's values in place, or the address of the block that
+  /// holds them with its calls: a function that calls nothing pays one word
+  /// for both. A FunctionValues word never has its two low bits clear, a
+  /// block's address always does.
+  class ValuesOrBlock {
   public:
-    MoreData() = default;
-    MoreData(MoreData &&O) noexcept : Bits(std::exchange(O.Bits, 0)) {}
-    MoreData &operator=(MoreData &&O) noexcept {
+    ValuesOrBlock() = default;
+    ValuesOrBlock(ValuesOrBlock &&) = default; // The word moves either way.
+    ValuesOrBlock &operator=(ValuesOrBlock &&O) noexcept {
       if (this != &O) {
         reset();
-        Bits = std::exchange(O.Bits, 0);
+        Word = std::move(O.Word);
       }
       return *this;
     }
-    ~MoreData() { reset(); }
-    explicit operator bool() const { return Bits; }
+    ~ValuesOrBlock() { reset(); }
+    CallsBlock *block() const {
+      return Word.Bits & 3
+                 ? nullptr
+                 : reinterpret_cast<CallsBlock *>(uintptr_t(Word.Bits));
+    }
     RareData *rare() const {
-      return Bits & 1 ? reinterpret_cast<RareData *>(Bits & ~uintptr_t(1))
-                      : nullptr;
+      CallsBlock *B = block();
+      return B && B->Kind == BlockKind::Rare ? static_cast<RareData *>(B)
+                                             : nullptr;
     }
-    RowTable *calls() const {
-      if (Bits & 1)
-        return &reinterpret_cast<RareData *>(Bits - 1)->Calls;
-      return reinterpret_cast<RowTable *>(Bits);
+    FunctionValues &values() {
+      CallsBlock *B = block();
+      return B ? B->Values : Word;
     }
-    void set(RowTable *Calls) {
-      reset();
-      Bits = reinterpret_cast<uintptr_t>(Calls);
-    }
-    void set(RareData *R) {
-      reset();
-      Bits = reinterpret_cast<uintptr_t>(R) | 1;
-    }
-    void reset();
+    /// Moves the calls and values into B, which takes the place of the
+    /// block or values there were.
+    void setBlock(CallsBlock *B);
+    /// Frees the block, keeping its values in place.
+    void dropBlock();
 
   private:
-    uintptr_t Bits = 0;
+    /// Frees the block, if any, leaving empty values.
+    void reset();
+    static void free(CallsBlock *B);
+    FunctionValues Word;
   };
   RareData &rare();
   RowLayout layout() const;
-  MoreData More;
+  ValuesOrBlock Slot;
 };
-static_assert(sizeof(FunctionData) <= 40, "a profile holds millions");
+static_assert(sizeof(FunctionData) <= 32, "a profile holds millions");
 
 /// A header line of a part: views of its text, which lives as long as a
 /// part whose header holds the line.

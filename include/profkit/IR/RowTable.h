@@ -47,6 +47,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Compiler.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <atomic>
 #include <cassert>
@@ -298,14 +299,16 @@ public:
     if (Next)
       release(Next - 1);
   }
-  /// Room for N <= MaxBytes bytes, for one table, which release()s them.
-  /// One thread at a time allocates.
-  uint8_t *allocate(size_t N) {
+  /// Room for N <= MaxBytes bytes at a multiple of Align, for one owner,
+  /// which release()s them. One thread at a time allocates.
+  uint8_t *allocate(size_t N, size_t Align = 1) {
     assert(N && N <= MaxBytes && "rows too large for the arena");
-    if (N > size_t(End - Next))
+    uint8_t *P = alignUp(Next, Align);
+    if (N > size_t(End - P)) {
       newSlab();
-    uint8_t *P = Next;
-    Next += N;
+      P = alignUp(Next, Align);
+    }
+    Next = P + N;
     slabOf(P).Uses.fetch_add(1, std::memory_order_relaxed);
     return P;
   }
@@ -327,6 +330,10 @@ private:
   }
   void newSlab();
   static void freeSlab(Slab &S);
+  static uint8_t *alignUp(uint8_t *P, size_t Align) {
+    return reinterpret_cast<uint8_t *>(
+        llvm::alignTo(reinterpret_cast<uintptr_t>(P), Align));
+  }
   // Next is past the slab's header, so Next - 1 is in the slab.
   uint8_t *Next = nullptr, *End = nullptr;
 };

@@ -195,10 +195,10 @@ static bool copyRowsOf(const Profile &Src, PartT &From, Profile &Dst, Part &To,
         continue;
       FunctionData &To2 = To.functions()[Dests[I]];
       StrId OwnFile = Dst.function(M.Func[FD.Id]).File;
-      FunctionValues FnValues = FD.Values;
+      FunctionValues FnValues = FD.values();
       if (!KeepFirstLine)
         FnValues.erase(FunctionValueKind::FirstLine);
-      Ok &= To2.Values.merge(WeighValues(FnValues));
+      Ok &= To2.values().merge(WeighValues(FnValues));
       // An inlinee's values count in its parents' already: a folded site's
       // are dropped.
       if (!M.UseFunctionFile)
