@@ -1,13 +1,13 @@
 //===- Executable.cpp - The program a profile belongs to ------------------===//
 
 #include "profkit/Object/Executable.h"
+#include "CodeTargets.h"
 #include "profkit/Support/Demangle.h"
 #include "profkit/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/TargetSelect.h"
 
 using namespace profkit;
 using namespace llvm;
@@ -203,12 +203,7 @@ Error Executable::readSymbols() {
     AddAll(Obj->getDynamicSymbolIterators());
 
   // PLT entries, as BFD's synthetic NAME@plt symbols.
-  static bool TargetsReady = [] {
-    InitializeAllTargetInfos();
-    InitializeAllTargetMCs();
-    return true;
-  }();
-  (void)TargetsReady;
+  initializeCodeTargets(/*WithDisassemblers=*/false);
   for (const ELFPltEntry &E : Obj->getPltEntries()) {
     if (!E.Symbol)
       continue;

@@ -1,6 +1,7 @@
 //===- ProgramCode.cpp - A program's code as its DWARF describes it -------===//
 
 #include "profkit/Object/ProgramCode.h"
+#include "CodeTargets.h"
 #include "profkit/Support/Error.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -15,7 +16,6 @@
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ObjectFile.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace profkit;
@@ -112,13 +112,7 @@ Error ProgramCode::readFunctions(ArrayRef<uint64_t> Addresses) {
 }
 
 Error ProgramCode::setUpDisassembler() {
-  static bool Initialized = [] {
-    InitializeAllTargetInfos();
-    InitializeAllTargetMCs();
-    InitializeAllDisassemblers();
-    return true;
-  }();
-  (void)Initialized;
+  initializeCodeTargets(/*WithDisassemblers=*/true);
   Triple TheTriple = Obj.makeTriple();
   std::string Err;
   const Target *T = TargetRegistry::lookupTarget(TheTriple.getTriple(), Err);
