@@ -14,6 +14,8 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ProfileData/SampleProfReader.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace profkit;
@@ -188,6 +190,27 @@ Error profkit::writeSampleProf(const Profile &P, raw_ostream &OS,
     return makeError(ErrorCode::InvalidArgument,
                      "sampleprof: cannot write the profile: " + EC.message());
   Writer->reset(); // Flushes into Buffer.
+  // LLVM's readers try the binary encodings first: a text profile that
+  // begins with one's magic number (the first function's name) would read
+  // as a broken binary profile. (GCC's magic is a whole file of 8 bytes.)
+  if (*Format == SPF_Text) {
+    std::unique_ptr<MemoryBuffer> Text = MemoryBuffer::getMemBuffer(
+        Buffer, "", /*RequiresNullTerminator=*/false);
+    if (SampleProfileReaderRawBinary::hasFormat(*Text) ||
+        SampleProfileReaderExtBinary::hasFormat(*Text)) {
+      StringRef Head = StringRef(Buffer).split('\n').first; // NAME:TOTAL:HEAD
+      std::string Name;
+      raw_string_ostream NameOS(Name);
+      printEscapedString(Head.rsplit(':').first.rsplit(':').first, NameOS);
+      return makeError(ErrorCode::InvalidArgument,
+                       "sampleprof: the text format cannot hold the function "
+                       "name '" +
+                           Name +
+                           "' first in the file, where its bytes read as a "
+                           "binary profile's magic number; write binary or "
+                           "extbinary");
+    }
+  }
   OS << Buffer;
   return Error::success();
 }
