@@ -395,7 +395,7 @@ bool CallgrindReader::flushRows() {
     if (Opts.Slice && keepPlain(FD, RowKind(K), Ok))
       continue;
     if (K == CallRows && !FD.hasCalls())
-      RowBytes += sizeof(RowTable) + 16; // A table of its own, made now.
+      RowBytes += sizeof(RowTable) + 16; // Its block of calls, made now.
     RowTable &Table = tableOf(FD, RowKind(K), Arena.get());
     size_t Before = Table.encodedBytes();
     Ok &= Table.addBatch(Batches[K], Arena.get());

@@ -192,7 +192,8 @@ Error profkit::writeSampleProf(const Profile &P, raw_ostream &OS,
   Writer->reset(); // Flushes into Buffer.
   // LLVM's readers try the binary encodings first: a text profile that
   // begins with one's magic number (the first function's name) would read
-  // as a broken binary profile. (GCC's magic is a whole file of 8 bytes.)
+  // as a broken binary profile. (GCC's is "adcg*704" and a NUL byte,
+  // which no text profile holds.)
   if (*Format == SPF_Text) {
     std::unique_ptr<MemoryBuffer> Text = MemoryBuffer::getMemBuffer(
         Buffer, "", /*RequiresNullTerminator=*/false);

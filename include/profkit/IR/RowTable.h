@@ -342,7 +342,7 @@ private:
 /// the heap or in a RowArena. Most tables of a build's profile hold a row or
 /// two (a time trace's function has one self row and a call or so), which
 /// then cost no allocation of their own. These are 14 bytes, a table 17 and
-/// a function's data 40: a profile holds millions of tables. A heap
+/// a function's data 32: a profile holds millions of tables. A heap
 /// block's address and the rows' size take the bytes the rows take in
 /// place; one byte holds either that size or the block's capacity.
 class RowBytes {
