@@ -39,13 +39,30 @@ TEST(ChunkedVector, ShrinkingKeepsTheElementsAndGrowingGoesOn) {
       V.emplace_back(std::make_unique<size_t>(I));
     V.shrink();
     ASSERT_EQ(V.size(), N);
-    for (size_t I = 0; I != N; ++I)
+    for (size_t I = 0; I != N; ++I) {
       EXPECT_EQ(*V[I], I) << N;
+      EXPECT_EQ(&V[I], &V[0] + I) << "gathered into one chunk: " << N;
+    }
     for (size_t I = N; I != N + 20; ++I)
       V.emplace_back(std::make_unique<size_t>(I));
     for (size_t I = 0; I != N + 20; ++I)
       EXPECT_EQ(*V[I], I) << N;
   }
+}
+
+TEST(ChunkedVector, AGatheredVectorIsConsumedAndMovedWhole) {
+  Small V;
+  for (size_t I = 0; I != 21; ++I)
+    V.emplace_back(std::make_unique<size_t>(I));
+  V.shrink();
+  Small W(std::move(V));
+  ASSERT_EQ(W.size(), 21u);
+  EXPECT_EQ(*W.back(), 20u);
+  std::vector<size_t> Taken;
+  W.consume([&](std::unique_ptr<size_t> &E) { Taken.push_back(*E); });
+  ASSERT_EQ(Taken.size(), 21u);
+  for (size_t I = 0; I != 21; ++I)
+    EXPECT_EQ(Taken[I], I);
 }
 
 TEST(ChunkedVector, ConsumingHandsOverEveryElementInOrder) {

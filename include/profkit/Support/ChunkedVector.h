@@ -6,7 +6,10 @@
 // adding a chunk, so its elements never move and nothing is held twice.
 // Chunks double from FirstSize elements up to MaxSize, then stay that size:
 // a part of three functions takes a small chunk, and a large one wastes at
-// most one chunk, mapped but never touched.
+// most one chunk, mapped but never touched. Once filled, a small vector is
+// gathered into one chunk of its size (shrink()): a profile of many dumps
+// holds tens of thousands of parts of a few dozen functions, and each chunk
+// is a malloc block with its own overhead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +59,8 @@ public:
 
   T &operator[](size_t I) {
     assert(I < Size && "index past the end");
+    if (Chunks.size() == 1) // Small, or gathered.
+      return Chunks[0][I];
     auto [Chunk, Offset] = locate(I);
     return Chunks[Chunk][Offset];
   }
@@ -67,7 +72,11 @@ public:
   T &back() { return (*this)[Size - 1]; }
   const T &back() const { return (*this)[Size - 1]; }
 
+  /// Elements stay in place, except that the first one added after
+  /// shrink() may move those of the last chunk (or of the gathered one).
   template <typename... Args> T &emplace_back(Args &&...A) {
+    if (Chunks.size() == 1 && Size > FirstSize)
+      scatter();
     auto [Chunk, Offset] = locate(Size);
     if (Chunk == Chunks.size())
       addChunk(capacityOf(Chunk));
@@ -95,16 +104,23 @@ public:
       }
       llvm::deallocate_buffer(Begin, chunkBytes(C), alignof(T));
     }
-    Chunks.clear();
+    // clear() would keep a list that grew out of its place.
+    Chunks.~SmallVector();
+    new (&Chunks) decltype(Chunks)();
     Size = LastCapacity = 0;
   }
 
-  /// Cuts the last chunk to its elements when an eighth of it is slack and
-  /// it is small; the slack of a large one is mapped but never touched.
+  /// Gathers a small vector into one chunk of its size; else cuts the last
+  /// chunk to its elements when an eighth of it is slack and it is small.
+  /// The slack of a large one is mapped but never touched.
   void shrink() {
     constexpr size_t SmallBytes = size_t(64) << 10;
     if (Chunks.empty())
       return;
+    if (Chunks.size() > 1 && Size * sizeof(T) <= SmallBytes) {
+      gather();
+      return;
+    }
     size_t Used = usedIn(Chunks.size() - 1);
     if (LastCapacity - Used > Used / 8 &&
         LastCapacity * sizeof(T) <= SmallBytes)
@@ -188,7 +204,32 @@ private:
     LastCapacity = Capacity;
   }
 
-  llvm::SmallVector<T *, 0> Chunks;
+  /// Moves every element into one chunk of Size elements.
+  void gather() {
+    T *New =
+        static_cast<T *>(llvm::allocate_buffer(Size * sizeof(T), alignof(T)));
+    T *Next = New;
+    size_t N = Size;
+    consume([&](T &E) { new (Next++) T(std::move(E)); });
+    Chunks.push_back(New);
+    Size = LastCapacity = N;
+  }
+  /// Moves the elements of a gathered chunk into chunks of the sizes they
+  /// grow by, which more elements follow.
+  void scatter() {
+    T *Old = Chunks[0];
+    size_t N = Size, OldCapacity = LastCapacity;
+    Chunks.clear();
+    Size = LastCapacity = 0;
+    for (size_t I = 0; I != N; ++I) {
+      emplace_back(std::move(Old[I]));
+      Old[I].~T();
+    }
+    llvm::deallocate_buffer(Old, OldCapacity * sizeof(T), alignof(T));
+  }
+
+  /// One chunk in place: most vectors end as one, small or gathered.
+  llvm::SmallVector<T *, 1> Chunks;
   size_t Size = 0;
   size_t LastCapacity = 0; // Elements the last chunk has room for.
 };
