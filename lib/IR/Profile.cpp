@@ -349,21 +349,26 @@ size_t Part::getOrCreateAt(FuncId F) {
       return N;
     }
     Dense = false;
-    for (unsigned I = 0; I != N; ++I)
-      Index.try_emplace(Functions[I].Id, I);
-  }
-  if (!ById.empty()) {
+  } else if (ById) {
     if (size_t I = position(F); I != N)
       return I;
-    Index.reserve(ById.size() + 1);
-    for (unsigned I : ById)
-      Index.try_emplace(Functions[I].Id, I);
-    ById = {};
   }
-  auto [It, Inserted] = Index.try_emplace(F, unsigned(N));
+  auto [It, Inserted] = indexMap().try_emplace(F, unsigned(N));
   if (Inserted)
     Functions.emplace_back(F, layout());
   return It->second;
+}
+
+DenseMap<FuncId, unsigned> &Part::indexMap() {
+  if (Index)
+    return *Index;
+  Index = std::make_unique<DenseMap<FuncId, unsigned>>();
+  size_t N = Functions.size();
+  Index->reserve(N + 1);
+  for (size_t I = 0; I != N; ++I)
+    Index->try_emplace(Functions[I].Id, unsigned(I));
+  ById.reset();
+  return *Index;
 }
 
 void profkit::copyPartShell(const Part &From, Part &To) {
@@ -403,8 +408,8 @@ Part profkit::copyPartShell(const Part &From,
 }
 
 ChunkedVector<FunctionData> Part::takeFunctions() {
-  Index = decltype(Index)();
-  ById = {};
+  Index.reset();
+  ById.reset();
   Dense = true;
   return std::move(Functions);
 }
@@ -412,13 +417,20 @@ ChunkedVector<FunctionData> Part::takeFunctions() {
 size_t Part::position(FuncId F) const {
   if (Dense)
     return densePosition(F);
-  if (!ById.empty()) {
-    auto It = llvm::partition_point(
-        ById, [&](unsigned I) { return Functions[I].Id < F; });
-    return It != ById.end() && Functions[*It].Id == F ? *It : Functions.size();
+  size_t N = Functions.size();
+  if (ById) {
+    size_t Low = 0, High = N; // The first of id F or above.
+    while (Low != High) {
+      size_t Mid = (Low + High) / 2;
+      if (Functions[byId(Mid)].Id < F)
+        Low = Mid + 1;
+      else
+        High = Mid;
+    }
+    return Low != N && Functions[byId(Low)].Id == F ? byId(Low) : N;
   }
-  auto It = Index.find(F);
-  return It == Index.end() ? Functions.size() : It->second;
+  auto It = Index->find(F);
+  return It == Index->end() ? N : It->second;
 }
 
 const FunctionData *Part::lookup(FuncId F) const {
@@ -460,19 +472,23 @@ void Part::shrink() {
   }
   Functions.shrink();
   Header.shrink();
-  if (!Index.empty()) {
+  if (Index) {
     // Sorted as words of the id above the position, which compare without
     // a look at the functions in their chunks (a part of a dump holds a few
     // dozen functions, and a run of many dumps tens of thousands of parts).
     std::vector<uint64_t> Keyed;
-    Keyed.reserve(Index.size());
-    for (const auto &[F, Position] : Index)
+    Keyed.reserve(Index->size());
+    for (const auto &[F, Position] : *Index)
       Keyed.push_back(uint64_t(F) << 32 | Position);
+    Index.reset();
     llvm::sort(Keyed);
-    ById.resize(Keyed.size());
+    bool Narrow = narrowById();
+    ById.reset(new uint8_t[Keyed.size() * (Narrow ? 2 : 4)]);
     for (size_t I = 0; I != Keyed.size(); ++I)
-      ById[I] = unsigned(Keyed[I]);
-    Index = decltype(Index)();
+      if (Narrow)
+        reinterpret_cast<uint16_t *>(ById.get())[I] = uint16_t(Keyed[I]);
+      else
+        reinterpret_cast<uint32_t *>(ById.get())[I] = uint32_t(Keyed[I]);
   }
 }
 

@@ -192,6 +192,28 @@ TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {
   EXPECT_EQ(Pt.functions().size(), 7u);
 }
 
+TEST(Part, FindsItsFunctionsOnEitherSideOfTwoBytePositions) {
+  // Positions in id order take 2 bytes each up to 65,536 functions, 4 past.
+  for (size_t N : {size_t(0x10000), size_t(0x10001)}) {
+    Part Pt;
+    for (size_t I = 0; I != N; ++I) // Descending: the part needs its map.
+      Pt.getOrCreate(FuncId(2 * (N - I)));
+    Pt.shrink();
+    for (size_t I = 0; I < N; I += 97) {
+      FuncId F = FuncId(2 * (N - I));
+      const FunctionData *FD = Pt.lookup(F);
+      ASSERT_NE(FD, nullptr) << N << " " << F;
+      EXPECT_EQ(FD, &Pt.functions()[I]);
+      EXPECT_EQ(Pt.lookup(F + 1), nullptr);
+    }
+    EXPECT_EQ(Pt.lookup(FuncId(2))->Id, 2u);
+    EXPECT_EQ(Pt.lookup(0), nullptr);
+    EXPECT_EQ(Pt.getOrCreate(1).Id, 1u); // The map again, from either width.
+    EXPECT_EQ(Pt.lookup(FuncId(2 * N))->Id, 2 * N);
+    EXPECT_EQ(Pt.functions().size(), N + 1);
+  }
+}
+
 TEST(Part, TakingItsFunctionsLeavesItAsIfItHadNone) {
   // Whatever index the part had made (none, the map, the sorted array), a
   // function taken out is no longer found, and one added again is new.

@@ -590,13 +590,21 @@ private:
   /// is the first one's plus its position (a compilation of a time trace
   /// adds its new functions in order), that sum is the index and the map
   /// stays empty: a build's million functions need no map.
-  llvm::DenseMap<FuncId, unsigned> Index;
-  /// Once the part is read (shrink()), the map becomes this, the positions
-  /// of Functions in the order of their ids, a quarter of its size: a dump
-  /// or thread each, a profile holds tens of thousands of parts. Adding a
-  /// function makes the map again.
-  std::vector<unsigned> ById;
+  std::unique_ptr<llvm::DenseMap<FuncId, unsigned>> Index;
+  /// Once the part is read (shrink()), the map becomes this: the positions
+  /// of Functions in the order of their ids, in 2 bytes each below 65,536
+  /// functions, else in 4 (a dump or thread each, a profile holds tens of
+  /// thousands of parts of a few dozen functions). Adding a function makes
+  /// the map again.
+  std::unique_ptr<uint8_t[]> ById;
   bool Dense = true;
+  bool narrowById() const { return Functions.size() <= 0x10000; }
+  unsigned byId(size_t I) const {
+    return narrowById() ? reinterpret_cast<const uint16_t *>(ById.get())[I]
+                        : reinterpret_cast<const uint32_t *>(ById.get())[I];
+  }
+  /// The map, made from ById if the part has it.
+  llvm::DenseMap<FuncId, unsigned> &indexMap();
   /// The position of F in Functions, or Functions.size().
   size_t position(FuncId F) const;
   /// The position of F while the part is dense, or Functions.size().
