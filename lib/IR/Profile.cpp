@@ -50,14 +50,17 @@ std::optional<PositionKind> profkit::parsePositionKind(StringRef Name) {
 
 void Part::setPositions(ArrayRef<PositionKind> P) {
   assert(Functions.empty() && "positions fixed once the part has data");
-  Positions.assign(P.begin(), P.end());
+  assert(P.size() <= MaxPositions && "a position kind listed twice");
+  llvm::copy(P, Positions);
+  NumPositions = uint8_t(P.size());
 }
 
 std::optional<unsigned> Part::positionIndex(PositionKind K) const {
-  const PositionKind *It = llvm::find(Positions, K);
-  if (It == Positions.end())
+  ArrayRef<PositionKind> Kinds = positions();
+  const PositionKind *It = llvm::find(Kinds, K);
+  if (It == Kinds.end())
     return std::nullopt;
-  return unsigned(It - Positions.begin());
+  return unsigned(It - Kinds.begin());
 }
 
 StringRef profkit::functionValueKindName(FunctionValueKind K) {
@@ -284,25 +287,39 @@ template <typename T> static void shrinkIfSmall(std::vector<T> &V) {
         .swap(V);
 }
 
-const HeaderLinePool::Entry *HeaderLinePool::intern(const HeaderLine &H,
-                                                    size_t Slot) {
+HeaderLinePool::~HeaderLinePool() {
+  for (unsigned C = 0; C != NumChunks && Chunks[C]; ++C)
+    delete[] Chunks[C];
+}
+
+HeaderLinePool::LineId HeaderLinePool::intern(const HeaderLine &H,
+                                              size_t Slot) {
   if (H.Key.size() > UINT32_MAX)
     llvm::report_bad_alloc_error("a header key of 4 GB");
   uint32_t KeySize = uint32_t(H.Key.size());
   std::lock_guard<std::mutex> Guard(Lock);
-  const Entry **Last = Slot < NumSlots ? &LastInSlot[Slot] : nullptr;
+  LineId *Last = Slot < NumSlots ? &LastInSlot[Slot] : nullptr;
   if (Last && *Last) {
-    HeaderLine L = line(**Last);
+    HeaderLine L = line(*Last - 1);
     if (L.Key == H.Key && L.Value == H.Value)
-      return *Last;
+      return *Last - 1;
   }
   Scratch.assign(reinterpret_cast<const char *>(&KeySize), sizeof(KeySize));
   Scratch += H.Key;
   Scratch += H.Value;
-  const Entry *E = &*Lines.insert(Scratch).first;
+  auto [It, Inserted] = Lines.try_emplace(Scratch, LineId(NumLines));
+  if (Inserted) {
+    if (NumLines == UINT32_MAX) // The last number is kept for LastInSlot.
+      llvm::report_bad_alloc_error("4 G distinct header lines");
+    auto [Chunk, Offset] = locate(LineId(NumLines));
+    if (!Offset)
+      Chunks[Chunk] = new const Entry *[size_t(1) << (Log2FirstChunk + Chunk)];
+    Chunks[Chunk][Offset] = &*It;
+    ++NumLines;
+  }
   if (Last)
-    *Last = E;
-  return E;
+    *Last = It->second + 1;
+  return It->second;
 }
 
 void PartHeader::usePool(IntrusiveRefCntPtr<HeaderLinePool> P) {
@@ -310,8 +327,8 @@ void PartHeader::usePool(IntrusiveRefCntPtr<HeaderLinePool> P) {
     return;
   IntrusiveRefCntPtr<HeaderLinePool> Old = std::move(Pool);
   Pool = std::move(P);
-  for (const HeaderLinePool::Entry *&E : Lines) // Old's lines, kept alive.
-    E = Pool->intern(HeaderLinePool::line(*E), &E - Lines.begin());
+  for (size_t I = 0; I != Lines.size(); ++I) // Old's lines, kept alive.
+    Lines[I] = Pool->intern(Old->line(Lines[I]), I);
 }
 
 void PartHeader::push_back(const HeaderLine &H) {
@@ -322,8 +339,8 @@ void PartHeader::push_back(const HeaderLine &H) {
 
 void PartHeader::eraseIf(function_ref<bool(const HeaderLine &)> Pred) {
   // The pool keeps the erased lines: it only grows.
-  llvm::erase_if(Lines, [&](const HeaderLinePool::Entry *E) {
-    return Pred(HeaderLinePool::line(*E));
+  llvm::erase_if(Lines, [&](HeaderLinePool::LineId Id) {
+    return Pred(Pool->line(Id));
   });
 }
 

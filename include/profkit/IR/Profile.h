@@ -444,16 +444,23 @@ struct HeaderLine {
 /// Header lines kept once for the parts that share the pool: a run of many
 /// dumps repeats the same dozen lines (the command, the cache descriptions,
 /// the trigger) in each of tens of thousands of parts, a dump's threads
-/// even its time range. Parts from any thread may share one pool.
+/// even its time range. Parts from any thread may share one pool. A line is
+/// named by its number in the pool, in 4 bytes where its address took 8.
 class HeaderLinePool : public llvm::ThreadSafeRefCountedBase<HeaderLinePool> {
 public:
-  /// A line in the pool: the key's size in 4 bytes, the key, the value.
-  using Entry = llvm::StringMapEntry<std::nullopt_t>;
-  /// The pool's copy of H, the Slot-th line of its header: most often the
-  /// line the last header had there, which is then found without a lookup.
-  const Entry *intern(const HeaderLine &H, size_t Slot);
-  static HeaderLine line(const Entry &E) {
-    llvm::StringRef Text = E.getKey();
+  using LineId = uint32_t;
+  HeaderLinePool() = default;
+  HeaderLinePool(const HeaderLinePool &) = delete;
+  HeaderLinePool &operator=(const HeaderLinePool &) = delete;
+  ~HeaderLinePool();
+  /// The number of the pool's copy of H, the Slot-th line of its header:
+  /// most often the line the last header had there, which is then found
+  /// without a lookup.
+  LineId intern(const HeaderLine &H, size_t Slot);
+  /// Safe beside another thread's intern(): a line's place never changes.
+  HeaderLine line(LineId Id) const {
+    auto [Chunk, Offset] = locate(Id);
+    llvm::StringRef Text = Chunks[Chunk][Offset]->getKey();
     uint32_t KeySize;
     memcpy(&KeySize, Text.data(), sizeof(KeySize));
     Text = Text.drop_front(sizeof(KeySize));
@@ -461,23 +468,35 @@ public:
   }
 
 private:
+  /// A line in the pool: the key's size in 4 bytes, the key, the value.
+  using Entry = llvm::StringMapEntry<LineId>;
+  /// The lines by number, in chunks of 256, 512, ... entries: a chunk
+  /// never moves, so that line() needs no lock.
+  static constexpr unsigned Log2FirstChunk = 8;
+  static constexpr unsigned NumChunks = 33 - Log2FirstChunk;
+  static std::pair<unsigned, size_t> locate(LineId Id) {
+    size_t Biased = size_t(Id) + (size_t(1) << Log2FirstChunk);
+    unsigned High = llvm::Log2_64(Biased);
+    return {High - Log2FirstChunk, Biased - (size_t(1) << High)};
+  }
   std::mutex Lock;
-  llvm::StringSet<llvm::BumpPtrAllocator> Lines;
+  llvm::StringMap<LineId, llvm::BumpPtrAllocator> Lines;
+  const Entry **Chunks[NumChunks] = {};
+  size_t NumLines = 0;
   std::string Scratch; // The key of the line being looked up.
   static constexpr size_t NumSlots = 16;
-  const Entry *LastInSlot[NumSlots] = {};
+  /// One past the number of the line last interned at each slot, or 0.
+  LineId LastInSlot[NumSlots] = {};
 };
 
 /// The header lines of a part, in file order. A profile may hold tens of
 /// thousands of parts (a dump or thread each) of ten short lines or so:
-/// each is a pointer to its line in a pool of lines the parts share.
+/// each is the number of its line in a pool of lines the parts share.
 class PartHeader {
 public:
   size_t size() const { return Lines.size(); }
   bool empty() const { return Lines.empty(); }
-  HeaderLine operator[](size_t I) const {
-    return HeaderLinePool::line(*Lines[I]);
-  }
+  HeaderLine operator[](size_t I) const { return Pool->line(Lines[I]); }
   HeaderLine front() const { return (*this)[0]; }
   /// Keeps the lines added from now on in Pool (the header's own, made at
   /// the first line, if none is given).
@@ -513,7 +532,7 @@ public:
 
 private:
   llvm::IntrusiveRefCntPtr<HeaderLinePool> Pool;
-  llvm::SmallVector<const HeaderLinePool::Entry *, 0> Lines;
+  llvm::SmallVector<HeaderLinePool::LineId, 0> Lines;
 };
 
 /// Is Key one of the header lines the IR holds in fields of a part and of
@@ -525,8 +544,9 @@ bool isFieldHeader(llvm::StringRef Key);
 /// One thread, dump or appended run of a profile.
 class Part {
 public:
-  explicit Part(llvm::ArrayRef<PositionKind> Positions = {PositionKind::Line})
-      : Positions(Positions.begin(), Positions.end()) {}
+  explicit Part(llvm::ArrayRef<PositionKind> Positions = {PositionKind::Line}) {
+    setPositions(Positions);
+  }
 
   /// Header lines in file order. events/positions/summary/totals have fields
   /// of their own (see isFieldHeader).
@@ -537,10 +557,13 @@ public:
   std::optional<CostLine> Summary; // In profile event order.
   std::optional<CostLine> Totals;  // As the file gave them.
 
-  llvm::ArrayRef<PositionKind> positions() const { return Positions; }
-  /// Only valid while the part has no function data.
+  llvm::ArrayRef<PositionKind> positions() const {
+    return {Positions, NumPositions};
+  }
+  /// Only valid while the part has no function data. The kinds are
+  /// distinct.
   void setPositions(llvm::ArrayRef<PositionKind> P);
-  RowLayout layout() const { return RowLayout{unsigned(Positions.size())}; }
+  RowLayout layout() const { return RowLayout{NumPositions}; }
   /// The index of a position kind in positions(), if the part has it.
   std::optional<unsigned> positionIndex(PositionKind K) const;
 
@@ -584,7 +607,10 @@ private:
   };
   RareData &rare();
   std::unique_ptr<RareData> Rare;
-  llvm::SmallVector<PositionKind, 3> Positions;
+  /// One of each kind at most.
+  static constexpr unsigned MaxPositions = 5;
+  PositionKind Positions[MaxPositions];
+  uint8_t NumPositions = 0;
   ChunkedVector<FunctionData> Functions;
   /// Where each function's data is in Functions. While every function's id
   /// is the first one's plus its position (a compilation of a time trace
