@@ -339,9 +339,8 @@ void PartHeader::push_back(const HeaderLine &H) {
 
 void PartHeader::eraseIf(function_ref<bool(const HeaderLine &)> Pred) {
   // The pool keeps the erased lines: it only grows.
-  llvm::erase_if(Lines, [&](HeaderLinePool::LineId Id) {
-    return Pred(Pool->line(Id));
-  });
+  llvm::erase_if(
+      Lines, [&](HeaderLinePool::LineId Id) { return Pred(Pool->line(Id)); });
 }
 
 void PartHeader::shrink() {
