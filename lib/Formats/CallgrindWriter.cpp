@@ -478,7 +478,10 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
   if (Lead != NoLeadingRow)
     selfRow<K>(Row{LeadKey, LeadValues}, F.File);
   size_t SelfIndex = 0;
-  auto Self = [&](const Row &R) {
+  // Inline at each of its three loops: a call per row (saving registers)
+  // was 6 % of the writer's instructions. (LLVM's macro adds `inline`,
+  // which a lambda cannot take.)
+  auto Self = [&](const Row &R) __attribute__((always_inline)) {
     if (SelfIndex++ != Lead)
       selfRow<K>(R, F.File);
   };

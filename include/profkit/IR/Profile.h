@@ -574,7 +574,8 @@ public:
   /// The position of F's data in functions(), made if missing.
   size_t getOrCreateAt(FuncId F);
   const FunctionData *lookup(FuncId F) const;
-  /// A function's data never moves: a part keeps it in chunks.
+  /// A function's data stays in place as functions are added (a part keeps
+  /// it in chunks) until shrink(), which may gather it into one.
   ChunkedVector<FunctionData> &functions() { return Functions; }
   const ChunkedVector<FunctionData> &functions() const { return Functions; }
   /// Moves every function's data out, leaving the part as if it had none
@@ -629,7 +630,8 @@ private:
     return narrowById() ? reinterpret_cast<const uint16_t *>(ById.get())[I]
                         : reinterpret_cast<const uint32_t *>(ById.get())[I];
   }
-  /// The map, made from ById if the part has it.
+  /// The map, made from the functions if the part has none (while dense,
+  /// or once read, when it frees ById).
   llvm::DenseMap<FuncId, unsigned> &indexMap();
   /// The position of F in Functions, or Functions.size().
   size_t position(FuncId F) const;
