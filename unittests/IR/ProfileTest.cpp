@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <thread>
 
 using namespace profkit;
 using namespace llvm;
@@ -286,6 +287,35 @@ TEST(PartHeader, SharesAPoolsLinesAndOutlivesAPoolItLeaves) {
   EXPECT_EQ(A[1].Key, "thread");
   EXPECT_EQ(A[1].Value, "2");
   EXPECT_EQ(B[0].Key, "desc");
+}
+
+TEST(PartHeader, ReadsItsLinesWhileAnotherThreadAddsToThePool) {
+  // Thousands of distinct lines fill many of the pool's chunks of line
+  // addresses; each header reads its lines as the other thread adds more.
+  llvm::IntrusiveRefCntPtr<HeaderLinePool> Pool(new HeaderLinePool);
+  constexpr unsigned NumLines = 5000;
+  auto Fill = [&](PartHeader &H, const char *Key) {
+    H.usePool(Pool);
+    for (unsigned I = 0; I != NumLines; ++I) {
+      H.push_back({Key, std::to_string(I)});
+      HeaderLine L = H[I / 2];
+      if (L.Key != Key || L.Value != std::to_string(I / 2))
+        return false;
+    }
+    return true;
+  };
+  PartHeader A, B;
+  bool OkA = false, OkB = false;
+  std::thread Other([&] { OkB = Fill(B, "b"); });
+  OkA = Fill(A, "a");
+  Other.join();
+  EXPECT_TRUE(OkA);
+  EXPECT_TRUE(OkB);
+  ASSERT_EQ(A.size(), NumLines);
+  for (unsigned I = 0; I != NumLines; ++I) {
+    EXPECT_EQ(A[I].Value, std::to_string(I));
+    EXPECT_EQ(B[I].Key, "b");
+  }
 }
 
 TEST(Profile, EventsAreMatchedByName) {

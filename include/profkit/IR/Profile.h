@@ -470,9 +470,9 @@ public:
 private:
   /// A line in the pool: the key's size in 4 bytes, the key, the value.
   using Entry = llvm::StringMapEntry<LineId>;
-  /// The lines by number, in chunks of 256, 512, ... entries: a chunk
+  /// The lines by number, in chunks of 16, 32, ... entries: a chunk
   /// never moves, so that line() needs no lock.
-  static constexpr unsigned Log2FirstChunk = 8;
+  static constexpr unsigned Log2FirstChunk = 4;
   static constexpr unsigned NumChunks = 33 - Log2FirstChunk;
   static std::pair<unsigned, size_t> locate(LineId Id) {
     size_t Biased = size_t(Id) + (size_t(1) << Log2FirstChunk);
