@@ -610,7 +610,7 @@ private:
   std::unique_ptr<RareData> Rare;
   /// One of each kind at most.
   static constexpr unsigned MaxPositions = 5;
-  PositionKind Positions[MaxPositions];
+  PositionKind Positions[MaxPositions] = {};
   uint8_t NumPositions = 0;
   ChunkedVector<FunctionData> Functions;
   /// Where each function's data is in Functions. While every function's id
