@@ -590,10 +590,10 @@ static size_t rowBytes(const FunctionData &FD) {
          FD.jumps().encodedBytes() + 64;
 }
 
-/// Threads to format a part with. callgrind<threads=N> takes N (1: only
-/// the calling thread), for any part; by default (0), parts of a megabyte of
-/// rows and more take what -threads allows (MaxThreads): starting threads
-/// would cost small profiles more than it saves.
+/// Threads to format a profile with. callgrind<threads=N> takes N (1: only
+/// the calling thread), for any profile; by default (0), profiles of a
+/// megabyte of rows and more take what -threads allows (MaxThreads):
+/// starting threads would cost small profiles more than it saves.
 static unsigned writeThreads(unsigned Requested, unsigned MaxThreads,
                              size_t Bytes) {
   if (Requested)
@@ -605,13 +605,25 @@ static unsigned writeThreads(unsigned Requested, unsigned MaxThreads,
 
 namespace {
 
-/// Functions Begin to End of a part, formatted apart from the others: the
-/// text without the ids of its names, and the sums of its self costs.
+/// Functions Begin to End of part K: a slice of the profile holds one such
+/// segment of each part it reaches into.
+struct Segment {
+  size_t K, Begin, End;
+};
+
+/// A slice of the profile formatted apart from the others: the text without
+/// the ids of its names, and for each of its segments where its text and
+/// names end and the sums of its self costs.
 struct Slice {
+  struct SegmentEnd {
+    size_t Text, Refs;
+    std::vector<uint64_t> Sum;
+    bool Overflow;
+  };
   TextBuffer Text;
   std::vector<NameRef> Refs;
-  std::vector<uint64_t> Sum;
-  bool Overflow = false;
+  std::vector<SegmentEnd> Ends; // Only the first NumSegments are the slice's.
+  size_t NumSegments = 0;
 };
 
 class CallgrindWriter {
@@ -623,12 +635,14 @@ public:
   void write();
 
 private:
-  void writePart(const Part &Pt);
+  /// The part's lines up to its first function, and a fresh sum of its self
+  /// costs in Sum when it has no totals.
+  void startPart(const Part &Pt, std::vector<uint64_t> &Sum);
+  void endPart(const Part &Pt, const std::vector<uint64_t> &Sum, bool Overflow);
   void writeNumbers(StringRef Key, ArrayRef<uint64_t> V);
-  void writeFunctionsInParallel(const Part &Pt, unsigned Threads,
-                                size_t SliceBytes, std::vector<uint64_t> *Sum,
-                                bool &Overflow);
-  void stitch(const Slice &S);
+  void writeInParallel(unsigned Threads, size_t SliceBytes);
+  void stitch(const Slice &S, size_t TextFrom, size_t TextTo, size_t RefsFrom,
+              size_t RefsTo);
 
   const Profile &P;
   raw_ostream &OS;
@@ -637,6 +651,9 @@ private:
   unsigned Threads;
   TextBuffer Out;
   IdTables Ids;
+  /// The `event:` lines of every part, formatted once: a run that dumped
+  /// often has tens of thousands of parts.
+  std::string EventLines;
 };
 
 } // namespace
@@ -652,7 +669,9 @@ void CallgrindWriter::writeNumbers(StringRef Key, ArrayRef<uint64_t> V) {
   Out.put('\n');
 }
 
-void CallgrindWriter::writePart(const Part &Pt) {
+void CallgrindWriter::startPart(const Part &Pt, std::vector<uint64_t> &Sum) {
+  if (&Pt != P.parts().front().get())
+    Out.put('\n');
   // After the first part, the first line must be one that starts a part in
   // the reader, which gives other header lines to the part before: fuzzing
   // (roundtrip) found a part whose header began `summa:`. `positions:` then
@@ -681,8 +700,7 @@ void CallgrindWriter::writePart(const Part &Pt) {
   }
   if (!PositionsFirst)
     WritePositions();
-  Out.flush();
-  printEventLines(P, OS);
+  Out.append(EventLines);
   Out.append("events:");
   for (const EventType &E : P.events()) {
     Out.put(' ');
@@ -696,33 +714,11 @@ void CallgrindWriter::writePart(const Part &Pt) {
   Ids.clear();
   // Without totals in the part, they are the sums of the self costs,
   // summed as the rows go by.
-  std::vector<uint64_t> Sum;
-  if (!Pt.Totals)
-    Sum.assign(P.events().size(), 0);
-  bool Overflow = false;
-  // Blocks in the part's order: the order the input had them in (callgrind
-  // groups them by object and file), which callgrind_annotate's
-  // last-one-wins bookkeeping of objects depends on.
-  size_t Bytes = 0;
-  for (const FunctionData &FD : Pt.functions())
-    Bytes += rowBytes(FD);
-  unsigned Threads = writeThreads(this->Threads, Ctx.MaxThreads, Bytes);
-  if (Threads > 1 && Pt.functions().size() > 1) {
-    // Slices small enough to spread the work, large enough that their
-    // bookkeeping does not count.
-    size_t SliceBytes =
-        std::clamp<size_t>(Bytes / (8 * Threads), 1, size_t(256) << 10);
-    writeFunctionsInParallel(Pt, Threads, SliceBytes,
-                             Pt.Totals ? nullptr : &Sum, Overflow);
-  } else {
-    Formatter Fmt(P, Pt, Params, Out, &Ids, nullptr,
-                  Pt.Totals ? nullptr : &Sum);
-    Fmt.startAfter(nullptr);
-    for (const FunctionData &FD : Pt.functions())
-      Fmt.function(FD);
-    Overflow = Fmt.Overflow;
-  }
+  Sum.assign(Pt.Totals ? 0 : P.events().size(), 0);
+}
 
+void CallgrindWriter::endPart(const Part &Pt, const std::vector<uint64_t> &Sum,
+                              bool Overflow) {
   if (Pt.Totals) {
     writeNumbers("\ntotals", *Pt.Totals);
   } else {
@@ -732,34 +728,51 @@ void CallgrindWriter::writePart(const Part &Pt) {
   }
 }
 
-/// Writes a slice with the ids of its names, given out as they come.
-void CallgrindWriter::stitch(const Slice &S) {
-  const char *Base = S.Text.data(), *From = Base;
-  for (const NameRef &R : S.Refs) {
+/// Writes the text of a slice from TextFrom to TextTo, with the ids of its
+/// names RefsFrom to RefsTo in it, given out as they come.
+void CallgrindWriter::stitch(const Slice &S, size_t TextFrom, size_t TextTo,
+                             size_t RefsFrom, size_t RefsTo) {
+  const char *Base = S.Text.data(), *From = Base + TextFrom;
+  for (size_t I = RefsFrom; I != RefsTo; ++I) {
+    const NameRef &R = S.Refs[I];
     Out.append(StringRef(From, Base + R.Offset - From));
     writeId(Out, Ids, entryName(P, R.Table, R.Entry), R.Table, R.Entry);
     From = Base + R.Offset;
   }
-  Out.append(StringRef(From, Base + S.Text.size() - From));
+  Out.append(StringRef(From, Base + TextTo - From));
 }
 
-/// Formats the part's functions in slices on Threads threads (this one
-/// among them) and writes the slices in order as they are done. At most a
-/// few slices are formatted ahead of the one being written, so memory stays
-/// bounded however large the part.
-void CallgrindWriter::writeFunctionsInParallel(const Part &Pt, unsigned Threads,
-                                               size_t SliceBytes,
-                                               std::vector<uint64_t> *Sum,
-                                               bool &Overflow) {
-  const auto &Fns = Pt.functions();
-  std::vector<std::pair<size_t, size_t>> Ranges;
-  for (size_t B = 0, E = 0; B != Fns.size(); B = E) {
-    size_t Bytes = 0;
-    while (E != Fns.size() && Bytes < SliceBytes)
-      Bytes += rowBytes(Fns[E++]);
-    Ranges.emplace_back(B, E);
+/// Formats the functions of every part in slices on Threads threads (this
+/// one among them) and writes the parts with their slices in order as they
+/// are done. A run that dumped often has tens of thousands of parts of a
+/// few dozen functions: a slice spans parts, in a segment of each, so that
+/// slices are few enough for their bookkeeping not to count. At most a few
+/// slices are formatted ahead of the one being written, so memory stays
+/// bounded however large the profile.
+void CallgrindWriter::writeInParallel(unsigned Threads, size_t SliceBytes) {
+  // Every part has a segment, an empty one if it has no functions, so that
+  // its header and totals are written in their turn.
+  std::vector<Segment> Segments;
+  std::vector<size_t> FirstSegment; // Of each slice, and the end of the last.
+  size_t Bytes = 0;
+  const auto &Parts = P.parts();
+  for (size_t K = 0; K != Parts.size(); ++K) {
+    const auto &Fns = Parts[K]->functions();
+    size_t B = 0;
+    do {
+      if (Segments.empty() || Bytes >= SliceBytes) {
+        FirstSegment.push_back(Segments.size());
+        Bytes = 0;
+      }
+      size_t E = B;
+      while (E != Fns.size() && Bytes < SliceBytes)
+        Bytes += rowBytes(Fns[E++]);
+      Segments.push_back({K, B, E});
+      B = E;
+    } while (B != Fns.size());
   }
-  const size_t NumSlices = Ranges.size();
+  FirstSegment.push_back(Segments.size());
+  const size_t NumSlices = FirstSegment.size() - 1;
   const size_t NumSlots = std::min<size_t>(4 * Threads, NumSlices);
   std::vector<Slice> Slots(NumSlots);
 
@@ -769,17 +782,26 @@ void CallgrindWriter::writeFunctionsInParallel(const Part &Pt, unsigned Threads,
     Slice &S = Slots[I % NumSlots];
     S.Text.clear();
     S.Refs.clear();
-    if (Sum)
-      S.Sum.assign(Sum->size(), 0);
-    Formatter Fmt(P, Pt, Params, S.Text, nullptr, &S.Refs,
-                  Sum ? &S.Sum : nullptr);
-    auto [B, E] = Ranges[I];
-    // The object and file lines in effect at a function boundary are
-    // those of the function before.
-    Fmt.startAfter(B ? &P.function(Fns[B - 1].Id) : nullptr);
-    for (size_t F = B; F != E; ++F)
-      Fmt.function(Fns[F]);
-    S.Overflow = Fmt.Overflow;
+    S.NumSegments = 0;
+    for (size_t G = FirstSegment[I]; G != FirstSegment[I + 1]; ++G) {
+      auto [K, B, E] = Segments[G];
+      const Part &Pt = *Parts[K];
+      if (S.Ends.size() == S.NumSegments)
+        S.Ends.emplace_back();
+      Slice::SegmentEnd &End = S.Ends[S.NumSegments++];
+      End.Sum.assign(Pt.Totals ? 0 : P.events().size(), 0);
+      Formatter Fmt(P, Pt, Params, S.Text, nullptr, &S.Refs,
+                    Pt.Totals ? nullptr : &End.Sum);
+      // The object and file lines in effect at a function boundary are
+      // those of the function before.
+      const auto &Fns = Pt.functions();
+      Fmt.startAfter(B ? &P.function(Fns[B - 1].Id) : nullptr);
+      for (size_t F = B; F != E; ++F)
+        Fmt.function(Fns[F]);
+      End.Text = S.Text.size();
+      End.Refs = S.Refs.size();
+      End.Overflow = Fmt.Overflow;
+    }
   };
 
   // Guarded by M: which slices are formatted, the next one to take, and how
@@ -811,6 +833,8 @@ void CallgrindWriter::writeFunctionsInParallel(const Part &Pt, unsigned Threads,
   for (unsigned T = 1; T < Threads; ++T)
     Workers.emplace_back(Worker);
 
+  std::vector<uint64_t> Sum;
+  bool Overflow = false;
   for (size_t I = 0; I != NumSlices; ++I) {
     {
       // Help with the formatting while slice I is not done.
@@ -823,11 +847,24 @@ void CallgrindWriter::writeFunctionsInParallel(const Part &Pt, unsigned Threads,
       }
     }
     const Slice &S = Slots[I % NumSlots];
-    stitch(S);
-    if (Sum)
-      for (size_t E = 0; E != Sum->size(); ++E)
-        Overflow |= !addCost((*Sum)[E], S.Sum[E]);
-    Overflow |= S.Overflow;
+    size_t Text = 0, Refs = 0;
+    for (size_t J = 0; J != S.NumSegments; ++J) {
+      auto [K, B, E] = Segments[FirstSegment[I] + J];
+      const Part &Pt = *Parts[K];
+      if (B == 0) {
+        startPart(Pt, Sum);
+        Overflow = false;
+      }
+      const Slice::SegmentEnd &End = S.Ends[J];
+      stitch(S, Text, End.Text, Refs, End.Refs);
+      Text = End.Text;
+      Refs = End.Refs;
+      for (size_t V = 0; V != Sum.size(); ++V)
+        Overflow |= !addCost(Sum[V], End.Sum[V]);
+      Overflow |= End.Overflow;
+      if (E == Pt.functions().size())
+        endPart(Pt, Sum, Overflow);
+    }
     {
       std::lock_guard<std::mutex> L(M);
       ++Written;
@@ -839,13 +876,35 @@ void CallgrindWriter::writeFunctionsInParallel(const Part &Pt, unsigned Threads,
 }
 
 void CallgrindWriter::write() {
+  raw_string_ostream EventOS(EventLines);
+  printEventLines(P, EventOS);
   Out.append("# callgrind format\n");
-  bool First = true;
+  size_t Bytes = 0, NumFunctions = 0;
   for (const auto &Pt : P.parts()) {
-    if (!First)
-      Out.put('\n');
-    First = false;
-    writePart(*Pt);
+    for (const FunctionData &FD : Pt->functions())
+      Bytes += rowBytes(FD);
+    NumFunctions += Pt->functions().size();
+  }
+  unsigned Threads = writeThreads(this->Threads, Ctx.MaxThreads, Bytes);
+  if (Threads > 1 && NumFunctions > 1) {
+    // Slices small enough to spread the work, large enough that their
+    // bookkeeping does not count.
+    writeInParallel(Threads, std::clamp<size_t>(Bytes / (8 * Threads), 1,
+                                                size_t(256) << 10));
+  } else {
+    // Blocks in the part's order: the order the input had them in
+    // (callgrind groups them by object and file), which callgrind_annotate's
+    // last-one-wins bookkeeping of objects depends on.
+    std::vector<uint64_t> Sum;
+    for (const auto &Pt : P.parts()) {
+      startPart(*Pt, Sum);
+      Formatter Fmt(P, *Pt, Params, Out, &Ids, nullptr,
+                    Pt->Totals ? nullptr : &Sum);
+      Fmt.startAfter(nullptr);
+      for (const FunctionData &FD : Pt->functions())
+        Fmt.function(FD);
+      endPart(*Pt, Sum, Fmt.Overflow);
+    }
   }
   Out.flush();
 }
