@@ -573,7 +573,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       if (Error E = parseNumber(nextToken(Rest), Count))
         return E;
       RowLayout L = Cur->layout();
-      PendingCall = CallKey(L);
+      PendingCall.reset(L);
       // The target position; readers ignore it and writers differ on it
       // (Xdebug writes two numbers for one position), so a missing or extra
       // number is not an error.
@@ -626,7 +626,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
         return E;
       }
       RowLayout L = Cur->layout();
-      PendingJump = JumpKey(L);
+      PendingJump.reset(L);
       for (unsigned I = 0; I != L.P; ++I)
         if (Error E = parsePosition(Rest, I, PendingJump.target()[I],
                                     /*Update=*/false))

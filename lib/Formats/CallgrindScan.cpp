@@ -193,10 +193,10 @@ bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
   RowLayout L{NumPos};
   uint64_t *Target;
   if (Call) {
-    PendingCall = CallKey(L);
+    PendingCall.reset(L);
     Target = PendingCall.target().data();
   } else {
-    PendingJump = JumpKey(L);
+    PendingJump.reset(L);
     Target = PendingJump.target().data();
   }
   if (!scanPositions<NP>(Ptr, End, Target) || skipSpaces(Ptr) != End)
@@ -363,6 +363,10 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
 /// The next line of In that is not blank, without its leading blanks.
 static bool nextNonBlankLine(InputStream &In, StringRef &Line) {
   while (In.nextLine(Line)) {
+    // Nearly every line starts with a byte above the blanks (an empty line
+    // has its '\n' or '\r' there, which is not).
+    if (LLVM_LIKELY(static_cast<unsigned char>(*Line.data()) > ' '))
+      return true;
     size_t I = 0;
     while (I < Line.size() && isBlank(Line[I]))
       ++I;
