@@ -710,6 +710,10 @@ Error CallgrindReader::parseLine(StringRef Line) {
 Expected<std::unique_ptr<Profile>> CallgrindReader::read() {
   if (Error E = readLines())
     return std::move(E);
+  return finishWhole();
+}
+
+Expected<std::unique_ptr<Profile>> CallgrindReader::finishWhole() {
   if (!Cur)
     return error("no profile data");
   // Fuzzing (roundtrip) found a file of header lines only (`event: `) read

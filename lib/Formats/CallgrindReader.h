@@ -166,6 +166,8 @@ private:
   TouchedList Set;
 };
 
+class LiveSplit;
+
 /// A file read in pieces on several threads (readInPieces()) has a head
 /// reader for the first piece and a tail reader for each other; a file read
 /// in one piece has a whole one.
@@ -186,8 +188,10 @@ public:
   /// functions, which it interns as the readers of those pieces do, then
   /// reads its own piece; the part it ends in stays open unless Last. What
   /// stops the merge (an error: only reading in one piece gives its line)
-  /// is kept in TailFailure; warnings wait in TailWarnings.
-  void readTail(InputStream &Before, bool Last);
+  /// is kept in TailFailure; warnings wait in TailWarnings. With Live, the
+  /// last tail chooses where its piece starts as it skims, and Before is
+  /// its own stream too, cut there.
+  void readTail(InputStream &Before, bool Last, LiveSplit *Live = nullptr);
   /// Head: checks that its piece and the tail's agree at the split and
   /// moves the head's parts into the tail's profile, which has the names of
   /// both. Fails, saying why, when it cannot; the file is then read in one
@@ -204,6 +208,8 @@ public:
   /// Head: reports the warnings held back (at the end, or before an error
   /// of the head).
   void releaseWarnings();
+  /// Whole, or a head that read the whole file: the profile read.
+  llvm::Expected<std::unique_ptr<Profile>> finishWhole();
   /// Frees the names of the compressed ids, once reading is done: the
   /// pieces of a file then join, all of them in memory at once.
   void releaseIds() {

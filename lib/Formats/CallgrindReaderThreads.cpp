@@ -27,7 +27,35 @@ void CallgrindReader::releaseWarnings() {
   HeldWarnings.clear();
 }
 
-void CallgrindReader::readTail(InputStream &Before, bool Last) {
+/// Where the two pieces of a file read on two threads split, chosen while
+/// they are read: the head reads from the start; the tail skims from the
+/// start and, once the head has as far to go to where the tail stands as
+/// the tail has to the end, cuts both streams at the next `fn=` line it
+/// can start at. Both then end together, whatever skimming costs against
+/// reading in this file and however the machine shares its cores out,
+/// where pieces fixed in advance leave one thread waiting for the other.
+/// When the head has passed that line (it takes a megabyte at a time) or
+/// the tail never gets so far ahead, the head reads the whole file.
+class profkit::callgrind::LiveSplit {
+public:
+  LiveSplit(const InputStream &File, uint64_t Size) : File(File), Size(Size) {}
+  /// The tail has skimmed to offset X: cuts there if it is time. False:
+  /// stop skimming, the head reads the whole file.
+  bool skimmedTo(uint64_t X);
+  /// Where the tail's piece starts, if the streams were cut.
+  std::optional<uint64_t> at() const { return At; }
+  CutPoint Head, Tail;
+
+private:
+  /// How often the tail looks at where the head stands.
+  static constexpr uint64_t CheckEvery = 256 << 10;
+  const InputStream &File;
+  uint64_t Size, NextCheck = 0;
+  std::optional<uint64_t> At;
+};
+
+void CallgrindReader::readTail(InputStream &Before, bool Last,
+                               LiveSplit *Live) {
   // Skim the pieces before: header and name lines as their readers read
   // them, so that names, functions and their ids come out the same; cost
   // lines are theirs. The lines that matter hold '=' (`fn=`, `calls=`, ...)
@@ -36,6 +64,10 @@ void CallgrindReader::readTail(InputStream &Before, bool Last) {
   Skimming = true;
   StringRef Line;
   while (Before.nextLineContaining(Line, '=', ':')) {
+    if (Live && !Live->skimmedTo(Before.tell())) {
+      TailFailure = "the head read the whole file";
+      return;
+    }
     size_t Blanks = 0; // The line holds '=' or ':': it is not all blanks.
     while (isBlank(Line[Blanks]))
       ++Blanks;
@@ -57,6 +89,13 @@ void CallgrindReader::readTail(InputStream &Before, bool Last) {
     consumeError(std::move(E));
     TailFailure = "an error before the split";
     return;
+  }
+  if (Live) {
+    if (!Live->at()) {
+      TailFailure = "the head read the whole file";
+      return;
+    }
+    Before.resumeAfterCut(); // Its own piece; lines count from the split.
   }
   Skimming = false;
   if (!Cur || !HaveEvents) {
@@ -298,6 +337,33 @@ static uint64_t findSplit(const InputStream &In, uint64_t Target,
   }
 }
 
+bool LiveSplit::skimmedTo(uint64_t X) {
+  if (At)
+    return true;
+  if (X < NextCheck)
+    return true;
+  NextCheck = X + CheckEvery;
+  uint64_t HeadAt = Head.takenIn();
+  if (HeadAt >= Size)
+    return false;
+  if (X - std::min(X, HeadAt) < Size - X)
+    return true;
+  // The head takes in its bytes a chunk ahead of where it reads, the tail
+  // too: the split is past both.
+  uint64_t From = std::max(X, Tail.takenIn());
+  uint64_t Split = From < Size ? findSplit(File, From, Size) : 0;
+  if (!Split) { // No `fn=` line to start at in the next megabytes.
+    NextCheck = From + (4 << 20);
+    return true;
+  }
+  if (!Head.cut(Split))
+    return false;
+  [[maybe_unused]] bool TailCut = Tail.cut(Split);
+  assert(TailCut && "the tail's stream is cut past what it has taken in");
+  At = Split;
+  return true;
+}
+
 /// The work of skimming a part of the file for its names, as a share of the
 /// work of reading it: a line the skim parses (a name, a call) costs about
 /// what reading it does, any other line a fraction, measured on valgrind's
@@ -331,20 +397,12 @@ static double pieceStart(unsigned K, unsigned N, double SkimCost) {
   return (1 - std::pow(Keep, K)) / (1 - std::pow(Keep, N));
 }
 
-/// Reads a plain callgrind file of Size bytes in up to Pieces pieces, each
-/// on a thread of its own: the head, up to a `fn=` line, as usual; each tail
-/// skims the text before its piece for its names (a fraction of the work of
-/// reading it), so that they get the same ids, then reads its own. The
-/// pieces' parts then go together without copying a row, and the profile is
-/// the one reading in one piece gives. Returns null, with the reason in
-/// Why, when the file cannot be read so: an error in a tail (only reading
-/// in one piece gives its line) or pieces that disagree at a split send the
-/// file there. Fewer pieces are read when `fn=` lines to start them at are
-/// too few (a small file).
-Expected<std::unique_ptr<Profile>>
-callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
-                        const ReadOptions &Opts, std::string &Why) {
-  std::vector<uint64_t> Splits; // Where each tail's piece starts.
+/// Where the tails' pieces start, chosen in advance so that every reader
+/// has as much work by the share skimming costs; fewer than Pieces - 1 when
+/// `fn=` lines to start them at are too few (a small file).
+static std::vector<uint64_t> fixedSplits(const InputStream &In, uint64_t Size,
+                                         unsigned Pieces) {
+  std::vector<uint64_t> Splits;
   double SkimCost = skimCost(In, Size);
   for (unsigned K = 1; K < Pieces; ++K) {
     uint64_t Target = uint64_t(pieceStart(K, Pieces, SkimCost) * double(Size));
@@ -360,6 +418,31 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
                         Size);
     if (Split && (Splits.empty() || Split > Splits.back()))
       Splits.push_back(Split);
+  }
+  return Splits;
+}
+
+/// Reads a plain callgrind file of Size bytes in up to Pieces pieces, each
+/// on a thread of its own: the head, up to a `fn=` line, as usual; each tail
+/// skims the text before its piece for its names (a fraction of the work of
+/// reading it), so that they get the same ids, then reads its own. The
+/// pieces' parts then go together without copying a row, and the profile is
+/// the one reading in one piece gives. Two pieces, when the threads are
+/// left to the reader, split where LiveSplit finds; more, or a number of
+/// threads asked for, where fixedSplits() does. Returns null, with the
+/// reason in Why, when the file cannot be read so: an error in a tail (only
+/// reading in one piece gives its line) or pieces that disagree at a split
+/// send the file there.
+Expected<std::unique_ptr<Profile>>
+callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
+                        const ReadOptions &Opts, std::string &Why) {
+  std::optional<LiveSplit> Live;
+  std::vector<uint64_t> Splits; // Where each tail's piece starts.
+  if (Pieces == 2 && !Opts.Threads) {
+    Live.emplace(In, Size);
+    Splits.push_back(Size); // The head's stream ends where the tail cuts it.
+  } else {
+    Splits = fixedSplits(In, Size, Pieces);
   }
   if (Splits.empty()) {
     Why = "no 'fn=' line near the middle to start a second piece at";
@@ -378,7 +461,16 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
   CallgrindReader Head(Range(0, Splits.front()), Opts, Role::Head);
   std::vector<std::unique_ptr<CallgrindReader>> Tails;
   std::vector<std::thread> Threads;
-  for (size_t K = 0; K != Splits.size(); ++K) {
+  if (Live) {
+    Streams.back()->setCutPoint(&Live->Head);
+    InputStream &Tail = Range(0, Size);
+    Tail.setCutPoint(&Live->Tail);
+    Tails.push_back(std::make_unique<CallgrindReader>(Tail, Opts, Role::Tail));
+    Threads.emplace_back([&Reader = *Tails.back(), &Tail, &Live] {
+      Reader.readTail(Tail, /*Last=*/true, &*Live);
+    });
+  }
+  for (size_t K = 0; !Live && K != Splits.size(); ++K) {
     bool Last = K + 1 == Splits.size();
     InputStream &Own = Range(Splits[K], Last ? Size : Splits[K + 1]);
     InputStream &Before = Range(0, Splits[K]);
@@ -397,6 +489,10 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
     // The head is the file's beginning: its error is the file's first.
     Head.releaseWarnings();
     return std::move(HeadError);
+  }
+  if (Live && !Live->at()) { // The head read the whole file.
+    Head.releaseWarnings();
+    return Head.finishWhole();
   }
   // Each split in turn: the profile so far goes into the next tail's, and
   // the tail becomes the head, of the next split or, the last, the reader

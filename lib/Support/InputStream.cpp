@@ -487,9 +487,17 @@ bool InputStream::extendInPlace() {
     return false;
   if (Map)
     releaseMapped();
-  size_t Want = std::min(Chunk, InPlaceSize - End);
+  // A mapped file's pages count in the reader's memory until let go: a
+  // quarter of a megabyte at a time, not a chunk.
+  size_t Step = Map ? std::min<size_t>(Chunk, 256 << 10) : Chunk;
+  size_t Want = std::min(Step, InPlaceSize - End);
   if (Limit) // At most one byte past the limit, as a read.
     Want = std::min<uint64_t>(Want, Limit + 1 - (End - Begin));
+  Want = allowedByCut(Want);
+  if (!Want) {
+    AtEOF = true;
+    return false;
+  }
   End += Want;
   return true;
 }
@@ -515,6 +523,13 @@ bool InputStream::fill() {
   size_t Want = Buf.size() - End;
   if (Limit) // At most one byte past the limit (refused on the next call).
     Want = std::min<uint64_t>(Want, Limit + 1 - (End - Begin));
+  // A short read leaves the cut point thinking more taken in: it then
+  // refuses cuts it could have taken, never one it cannot.
+  Want = allowedByCut(Want);
+  if (!Want) {
+    AtEOF = true;
+    return false;
+  }
   Expected<size_t> N = readRaw(Buf.data() + End, Want);
   if (!N) {
     Err = N.takeError();

@@ -191,7 +191,7 @@ TEST(InputStreamTest, Ranges) {
             std::nullopt);
 }
 
-// A plain file is mapped and read in place, a chunk (1 MB) at a time: lines
+// A plain file is mapped and read in place, a quarter megabyte at a time: lines
 // that cross chunks, a line longer than a chunk, a last line without '\n'
 // (which gets one), ranges that start off a page boundary, and the memory
 // limit come out as from a buffer read.
@@ -232,6 +232,51 @@ TEST(InputStreamTest, PlainFilesInPlace) {
             (F.path() + ": more than 1048576 bytes in one line or binary "
                         "file: over the memory limit (-max-memory)")
                 .str());
+}
+
+// Another thread may end a stream at a line it has not taken in yet (the
+// callgrind reader's live split); the stream then ends there, and reads on
+// past it, counting lines anew, once resumed. Mapped and read through a
+// buffer (gzip data) alike.
+TEST(InputStreamTest, CutPoints) {
+  std::string Text;
+  for (unsigned I = 0; Text.size() < (3u << 20); ++I)
+    Text += "line " + std::to_string(I) + "\n";
+  TempFile F(Text);
+  size_t At = Text.find("line 200000\n");
+  ASSERT_NE(At, std::string::npos);
+  std::unique_ptr<InputStream> Streams[] = {
+      openFile(F.path())->range(0, Text.size()),
+      InputStream::fromBuffer(gzip(Text), "mem.gz")};
+  for (std::unique_ptr<InputStream> &In : Streams) {
+    CutPoint Cut;
+    In->setCutPoint(&Cut);
+    StringRef Line;
+    ASSERT_TRUE(In->nextLine(Line));
+    uint64_t Taken = Cut.takenIn();
+    EXPECT_GT(Taken, 0u);
+    EXPECT_LT(Taken, At);
+    EXPECT_FALSE(Cut.cut(Taken - 1)); // Bytes it holds already.
+    EXPECT_TRUE(Cut.cut(At));
+    EXPECT_FALSE(Cut.cut(At + 12)); // Once only.
+    std::string Last;
+    while (In->nextLine(Line))
+      Last = Line.str();
+    EXPECT_FALSE(bool(In->takeError()));
+    EXPECT_EQ(Last, "line 199999");
+    EXPECT_EQ(In->lineNumber(), 200000u);
+    EXPECT_EQ(In->tell(), At);
+    EXPECT_EQ(Cut.takenIn(), At);
+    In->resumeAfterCut();
+    ASSERT_TRUE(In->nextLine(Line));
+    EXPECT_EQ(Line, "line 200000");
+    EXPECT_EQ(In->lineNumber(), 1u);
+    while (In->nextLine(Line))
+      Last = Line.str();
+    EXPECT_FALSE(bool(In->takeError()));
+    EXPECT_EQ(In->tell(), Text.size());
+    EXPECT_EQ((Last + "\n").size() + Text.rfind("line "), Text.size());
+  }
 }
 
 // nextLineContaining() gives the lines nextLine() would that hold either

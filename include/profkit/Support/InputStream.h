@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,42 @@
 #endif
 
 namespace profkit {
+
+/// Where another thread may end a stream early: a reader of a file in pieces
+/// chooses where a piece ends while the piece is read. The stream takes its
+/// bytes in a chunk at a time, and a cut holds only at an offset it has not
+/// taken in yet.
+class CutPoint {
+public:
+  /// Ends the stream at offset At of its bytes, unless it has taken in a
+  /// byte from At on or has been cut already. True if it now ends there.
+  bool cut(uint64_t At) {
+    std::lock_guard<std::mutex> Lock(M);
+    if (At < TakenIn || Cut)
+      return false;
+    Cut = At;
+    return true;
+  }
+  /// How far the stream has taken in its bytes.
+  uint64_t takenIn() const {
+    std::lock_guard<std::mutex> Lock(M);
+    return TakenIn;
+  }
+
+private:
+  friend class InputStream;
+  /// The stream wants its bytes up to To: returns how far it may go.
+  uint64_t takeIn(uint64_t To) {
+    std::lock_guard<std::mutex> Lock(M);
+    if (Cut)
+      To = std::min(To, *Cut);
+    TakenIn = std::max(TakenIn, To);
+    return To;
+  }
+  mutable std::mutex M;
+  uint64_t TakenIn = 0;
+  std::optional<uint64_t> Cut;
+};
 
 class InputStream {
 public:
@@ -101,6 +138,17 @@ public:
   /// Everything not yet consumed, decompressed.
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readAll();
 
+  /// Lets another thread end the stream early through C (before the first
+  /// read), which outlives the stream or resumeAfterCut().
+  void setCutPoint(CutPoint *C) { Cut = C; }
+  /// At the end where the stream was cut: reads on past it, numbering lines
+  /// from 1 again.
+  void resumeAfterCut() {
+    Cut = nullptr;
+    AtEOF = false;
+    LineNo = 0;
+  }
+
   /// Caps the (decompressed) bytes held at once, that is the longest line
   /// and what readAll() returns, at MaxBytes; 0 is no limit. Past it,
   /// reading fails with "NAME: more than N bytes ... (the memory limit)".
@@ -127,6 +175,10 @@ private:
   bool fill(); // Moves unread bytes to the front and reads more.
   /// fill() of bytes in place: a chunk more of them.
   bool extendInPlace();
+  /// Of Want bytes more, those the cut point lets the stream take in.
+  size_t allowedByCut(size_t Want) {
+    return Cut ? Cut->takeIn(Consumed + End + Want) - (Consumed + End) : Want;
+  }
   /// Fails reading if a line would hold more than the memory limit.
   bool overLimit();
   /// Lets go of the mapped pages before the unread bytes.
@@ -181,6 +233,7 @@ private:
   size_t MapSize = 0, MapOffset = 0, Released = 0;
   uint64_t LineNo = 0;
   uint64_t Limit = 0;
+  CutPoint *Cut = nullptr;
   bool AtEOF = false;
   llvm::Error Err = llvm::Error::success();
 
