@@ -3,10 +3,11 @@
 // A large plain callgrind file is read in pieces, each on a thread of its
 // own: a head reader reads the first piece as usual; a tail reader for each
 // other piece skims the pieces before it for their names and then reads its
-// own. The pieces join in file order: merge() moves the profile so far into
-// the next tail's, replaying that tail's rows of the functions that have
-// rows before the split too, so that the profile is the one reading in one
-// piece gives; the tail then becomes the head of the next split.
+// own; where two pieces split is chosen while they are read (LiveSplit).
+// The pieces join in file order: merge() moves the profile so far into the
+// next tail's, replaying that tail's rows of the functions that have rows
+// before the split too, so that the profile is the one reading in one piece
+// gives; the tail then becomes the head of the next split.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,8 +35,9 @@ void CallgrindReader::releaseWarnings() {
 /// can start at. Both then end together, whatever skimming costs against
 /// reading in this file and however the machine shares its cores out,
 /// where pieces fixed in advance leave one thread waiting for the other.
-/// When the head has passed that line (it takes a megabyte at a time) or
-/// the tail never gets so far ahead, the head reads the whole file.
+/// When the head has taken in that line already (it takes its bytes a
+/// quarter megabyte ahead) or the tail never gets so far ahead, the head
+/// reads the whole file.
 class profkit::callgrind::LiveSplit {
 public:
   LiveSplit(const InputStream &File, uint64_t Size) : File(File), Size(Size) {}
