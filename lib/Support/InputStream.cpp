@@ -592,15 +592,22 @@ bool InputStream::nextLineSlow(StringRef &Line) {
 
 /// The first byte A or B in [P, E), or null.
 static const char *findEither(const char *P, const char *E, char A, char B) {
-  if (P == E)
-    return nullptr;
-  // memchr is many bytes a step: two of them, B only up to the first A,
-  // scan less than one byte-by-byte loop would.
-  const char *HitA = static_cast<const char *>(memchr(P, A, E - P));
-  const char *Upto = HitA ? HitA : E;
-  const char *HitB =
-      Upto == P ? nullptr : static_cast<const char *>(memchr(P, B, Upto - P));
-  return HitB ? HitB : HitA;
+  // Inline, sixteen bytes at a time for both bytes at once: a skim stops
+  // every few lines, where three calls to memchr (A, B, then the line's
+  // end) cost more than the bytes between.
+#ifdef __SSE2__
+  const __m128i VA = _mm_set1_epi8(A), VB = _mm_set1_epi8(B);
+  for (; E - P >= 16; P += 16) {
+    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+    if (unsigned Mask = _mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(V, VA), _mm_cmpeq_epi8(V, VB))))
+      return P + __builtin_ctz(Mask);
+  }
+#endif
+  for (; P != E; ++P)
+    if (*P == A || *P == B)
+      return P;
+  return nullptr;
 }
 
 bool InputStream::nextLineContaining(StringRef &Line, char A, char B) {
@@ -611,8 +618,7 @@ bool InputStream::nextLineContaining(StringRef &Line, char A, char B) {
       while (Start != Data + Begin && Start[-1] != '\n')
         --Start;
       Begin = Start - Data;
-      if (const char *NL =
-              static_cast<const char *>(memchr(Hit, '\n', Data + End - Hit))) {
+      if (const char *NL = findNewline(Hit, Data + End)) {
         Line = StringRef(Start, NL - Start);
         Begin = NL + 1 - Data;
         if (!Line.empty() && Line.back() == '\r') // As in nextLine().
