@@ -43,8 +43,8 @@ TEST(InputStreamTest, EmptyBuffer) {
 
 TEST(InputStreamTest, GzipBufferIsInflated) {
   std::string Text = "first\nsecond line\r\nlast";
-  std::unique_ptr<InputStream> In =
-      InputStream::fromBuffer(gzip(Text), "mem.gz");
+  std::string Zipped = gzip(Text); // fromBuffer() does not copy it.
+  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Zipped, "mem.gz");
   StringRef Line;
   std::vector<std::string> Lines;
   while (In->nextLine(Line))
@@ -245,9 +245,10 @@ TEST(InputStreamTest, CutPoints) {
   TempFile F(Text);
   size_t At = Text.find("line 200000\n");
   ASSERT_NE(At, std::string::npos);
+  std::string Zipped = gzip(Text); // fromBuffer() does not copy it.
   std::unique_ptr<InputStream> Streams[] = {
       openFile(F.path())->range(0, Text.size()),
-      InputStream::fromBuffer(gzip(Text), "mem.gz")};
+      InputStream::fromBuffer(Zipped, "mem.gz")};
   for (std::unique_ptr<InputStream> &In : Streams) {
     CutPoint Cut;
     In->setCutPoint(&Cut);
