@@ -608,24 +608,28 @@ void Profile::indexNewFunctions() {
 }
 
 FuncId Profile::getOrAddFreshFunction(StrId Object, StrId Name) {
-  auto [It, New] =
-      FreshNames.try_emplace({Object, Name}, FuncId(Functions.size()));
-  if (New)
-    appendFunction(Object, FreshFile, Name);
-  return It->second;
+  if (Name >= FreshByName.size())
+    FreshByName.resize(std::max<size_t>(Strings.size(), Name + 1), NoFunction);
+  FuncId Last = FreshByName[Name];
+  if (Last != NoFunction && Functions[Last].File == FreshFile) {
+    if (Functions[Last].Object == Object)
+      return Last;
+    // A name of functions of two objects in the file: the index tells
+    // them apart.
+    HaveFreshFile = false;
+    return getOrAddFunction(Object, FreshFile, Name);
+  }
+  FuncId F = appendFunction(Object, FreshFile, Name);
+  FreshByName[Name] = F;
+  return F;
 }
 
 FuncId Profile::getOrAddFunction(StrId Object, StrId File, StrId Name) {
-  if (HaveFreshFile && File == FreshFile) {
-    if (FreshNames.size() < MaxFreshNames)
-      return getOrAddFreshFunction(Object, Name);
-    HaveFreshFile = false;
-    FreshNames = decltype(FreshNames)();
-  }
+  if (HaveFreshFile && File == FreshFile)
+    return getOrAddFreshFunction(Object, Name);
   if (File >= FileHasFunctions.size() || !FileHasFunctions[File]) {
     FreshFile = File;
     HaveFreshFile = true;
-    FreshNames.clear();
     return getOrAddFreshFunction(Object, Name);
   }
   indexNewFunctions();
@@ -670,7 +674,7 @@ void Profile::releaseNames() {
   DistinctIds = 0;
   FileHasFunctions = BitVector();
   HaveFreshFile = false;
-  FreshNames = decltype(FreshNames)();
+  FreshByName = {};
 }
 
 Part &Profile::addPart(ArrayRef<PositionKind> Positions) {

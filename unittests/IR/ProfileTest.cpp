@@ -119,14 +119,18 @@ TEST(Profile, FindsFunctionsAsALinearSearchWould) {
       Model.push_back(K);
     return It->second;
   };
-  // A file of more functions than a fresh file's map takes, found again.
-  StrId Big = P.Strings.intern("???");
+  // A file of many functions, found again; another of the same names, as a
+  // file repeated under another name; a name of two objects in a file.
+  StrId Big = P.Strings.intern("???"), Copy = P.Strings.intern("copy/???");
   std::vector<StrId> Names;
   for (unsigned I = 0; I != 70000; ++I)
     Names.push_back(P.Strings.intern("f" + std::to_string(I)));
-  for (unsigned Round = 0; Round != 2; ++Round)
+  for (StrId File : {Big, Big, Copy})
     for (StrId N : Names)
-      ASSERT_EQ(P.getOrAddFunction(Ids[0], Big, N), Find({Ids[0], Big, N}));
+      ASSERT_EQ(P.getOrAddFunction(Ids[0], File, N), Find({Ids[0], File, N}));
+  for (StrId Ob : {Ids[1], Ids[0], Ids[1]})
+    for (StrId N : ArrayRef(Names).take_front(100))
+      ASSERT_EQ(P.getOrAddFunction(Ob, Copy, N), Find({Ob, Copy, N}));
   std::mt19937 Rng(19);
   auto Pick = [&](unsigned N) { return Ids[Rng() % N]; };
   for (unsigned Step = 0; Step != 20000; ++Step) {

@@ -692,7 +692,7 @@ public:
   /// when getOrAddFunction() next looks.
   FuncId addNewFunction(StrId Object, StrId File, StrId Name) {
     if (HaveFreshFile && File == FreshFile)
-      HaveFreshFile = false; // Its functions are no longer all in FreshNames.
+      HaveFreshFile = false; // Its functions are no longer all in FreshByName.
     return appendFunction(Object, File, Name);
   }
   /// Makes room for N functions in all: their memory is mapped at once and
@@ -764,17 +764,18 @@ private:
   llvm::BitVector FileHasFunctions;
   /// The last file looked up that had no function before: a cachegrind
   /// file names each of its files once, above the file's functions, all new.
-  /// They are found among themselves in a small map that stays in the
-  /// cache, instead of the index, whose every lookup is a cache miss in a
-  /// large profile; the index takes them in a batch when it is next needed.
+  /// They are found among themselves by name, in FreshByName, instead of in
+  /// the index, whose every lookup is a cache miss in a large profile; the
+  /// index takes them in a batch when it is next needed.
   StrId FreshFile = 0;
   bool HaveFreshFile = false;
-  llvm::DenseMap<std::pair<StrId, StrId>, FuncId> FreshNames; // Object, name.
-  /// Past this many, a fresh file's functions go to the index: a file of a
-  /// million functions (`???`, code without debug information) would keep
-  /// a map of them beside the index. Bench shape (d)'s `???` files hold
-  /// 10 K functions each.
-  static constexpr size_t MaxFreshNames = 1 << 16;
+  /// The last function added in a fresh file, by its name's id. Names are
+  /// looked up in about the order they were added (a new file's new names,
+  /// or the names of a file that repeats another's functions), so that
+  /// these lookups go through the array rather than all over a hash table,
+  /// which a file of thousands of functions (`???`, code without debug
+  /// information) outgrows the cache with.
+  std::vector<FuncId> FreshByName;
 
   /// The first function of each name, by the name's id: most names name one
   /// function, found here with one look instead of hashing the three ids
