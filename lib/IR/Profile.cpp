@@ -4,22 +4,59 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace profkit;
 using namespace llvm;
 
+static uint32_t hashString(StringRef S) { return uint32_t(xxh3_64bits(S)); }
+
+size_t StringPool::slotOf(StringRef S, uint32_t Hash) const {
+  size_t Mask = Slots.size() - 1;
+  for (size_t I = Hash & Mask;; I = (I + 1) & Mask) {
+    uint64_t Slot = Slots[I];
+    if (!Slot ||
+        (uint32_t(Slot >> 32) == Hash && Strings[uint32_t(Slot) - 1] == S))
+      return I;
+  }
+}
+
+void StringPool::grow() {
+  std::vector<uint64_t> Old = std::exchange(
+      Slots, std::vector<uint64_t>(std::max<size_t>(64, 2 * Slots.size())));
+  size_t Mask = Slots.size() - 1;
+  for (uint64_t Slot : Old) {
+    if (!Slot)
+      continue;
+    size_t I = uint32_t(Slot >> 32) & Mask;
+    while (Slots[I])
+      I = (I + 1) & Mask;
+    Slots[I] = Slot;
+  }
+}
+
 StrId StringPool::intern(StringRef S) {
-  auto [It, Inserted] = Map.try_emplace(S, StrId(Strings.size()));
-  if (Inserted)
-    Strings.push_back(It->getKey());
-  return It->second;
+  if (2 * (Strings.size() + 1) > Slots.size())
+    grow();
+  uint32_t Hash = hashString(S);
+  size_t I = slotOf(S, Hash);
+  if (Slots[I])
+    return StrId(uint32_t(Slots[I]) - 1);
+  assert(Strings.size() < UINT32_MAX && "more strings than ids");
+  char *Copy = Bytes.Allocate<char>(S.size() + 1);
+  if (!S.empty())
+    memcpy(Copy, S.data(), S.size());
+  Copy[S.size()] = '\0';
+  Strings.emplace_back(Copy, S.size());
+  Slots[I] = uint64_t(Hash) << 32 | Strings.size();
+  return StrId(Strings.size() - 1);
 }
 
 std::optional<StrId> StringPool::lookup(StringRef S) const {
-  auto It = Map.find(S);
-  if (It == Map.end())
+  uint64_t Slot = Slots[slotOf(S, hashString(S))];
+  if (!Slot)
     return std::nullopt;
-  return It->second;
+  return StrId(uint32_t(Slot) - 1);
 }
 
 StringRef profkit::positionKindName(PositionKind K) {

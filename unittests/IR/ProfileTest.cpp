@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <thread>
 
 using namespace profkit;
@@ -26,6 +27,30 @@ TEST(StringPool, InternsOnce) {
   EXPECT_EQ(S.str(A), "main");
   EXPECT_EQ(S.lookup("fib"), std::optional<StrId>(2));
   EXPECT_FALSE(S.lookup("nope"));
+}
+
+TEST(StringPool, KeepsEveryIdAsItGrows) {
+  // Enough strings for the table to grow many times, with prefixes of each
+  // other and the same bytes in other lengths; each keeps its id and its
+  // bytes, NUL after them.
+  StringPool S;
+  std::vector<std::string> Made;
+  for (unsigned I = 0; I != 100000; ++I)
+    Made.push_back(std::string(I % 7, 'x') + std::to_string(I / 3));
+  std::vector<StrId> Ids;
+  for (const std::string &M : Made)
+    Ids.push_back(S.intern(M));
+  for (size_t I = 0; I != Made.size(); ++I) {
+    ASSERT_EQ(S.intern(Made[I]), Ids[I]);
+    ASSERT_EQ(S.lookup(Made[I]), std::optional<StrId>(Ids[I]));
+    ASSERT_EQ(S.str(Ids[I]), Made[I]);
+    ASSERT_EQ(S.str(Ids[I]).data()[Made[I].size()], '\0');
+  }
+  std::set<StrId> Distinct(Ids.begin(), Ids.end());
+  std::set<std::string> Strings(Made.begin(), Made.end());
+  EXPECT_EQ(Distinct.size(), Strings.size());
+  EXPECT_EQ(S.size(), Strings.size() + !Strings.count(""));
+  EXPECT_FALSE(S.lookup("xxxxxxx0"));
 }
 
 TEST(Profile, FunctionIdentityIsObjectFileName) {

@@ -58,8 +58,18 @@ public:
   size_t size() const { return Strings.size(); }
 
 private:
-  llvm::StringMap<StrId, llvm::BumpPtrAllocator> Map;
+  /// The slot that holds S, or the empty one where it would go.
+  size_t slotOf(llvm::StringRef S, uint32_t Hash) const;
+  void grow();
+
+  /// An open-addressed table of words (hash << 32 | id + 1), 0 when empty,
+  /// at most half full: a lookup reads a slot, then the string's bytes if
+  /// the hash matches (a StringMap reads a bucket, its hash and its entry:
+  /// a cache miss each, in the table of a large profile, when readers look
+  /// up a name at each `fn=` line of an uncompressed file).
+  std::vector<uint64_t> Slots;
   std::vector<llvm::StringRef> Strings;
+  llvm::BumpPtrAllocator Bytes; // Each string's, with a NUL after them.
 };
 
 /// What a word of a row's position is. Instr, Line and BB are callgrind's;
