@@ -99,23 +99,25 @@ void CallgrindReader::needNewPartFor(StringRef Key) {
 }
 
 Error CallgrindReader::startPart() {
-  if (Cur)
-    if (Error E = endPart())
-      return E;
-  if (Cur)
-    FunctionDatas += Cur->functions().size();
-  // A skim needs only the part it is in: the head keeps the ones before.
-  // (A profile of a run that dumped often holds tens of thousands.)
+  // A skim needs only the part it is in: the head keeps the ones before,
+  // and checks their ends. (A profile of a run that dumped often holds tens
+  // of thousands.)
   if (Skimming && Cur) {
     P.parts().pop_back();
     ++SkimmedParts;
+  } else if (Cur) {
+    if (Error E = endPart())
+      return E;
+    FunctionDatas += Cur->functions().size();
   }
   Cur = &P.addPart(Positions);
+  SkimmedHeaderLines = 0;
   // Room for a header of callgrind's at once (endPart() gives back the
   // rest): growing it a line at a time took ten allocations a part, and a
   // run that dumped often has tens of thousands of parts.
   Cur->Header.usePool(HeaderLines);
-  Cur->Header.reserve(16);
+  if (!Skimming)
+    Cur->Header.reserve(16);
   if (Opts.Slice)
     Plain.emplace_back();
   InFirstPart = false;
@@ -189,51 +191,58 @@ Error CallgrindReader::checkPartEnd(Part &Pt, std::vector<uint64_t> &SelfSum,
 
 Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
                                  StrId &Out) {
-  // Most name lines refer to a name by its id alone, as in `cfn=(42)`: at
-  // most 9 digits, so the id needs no range check.
-  if (Value.size() >= 3 && Value.size() <= 11 && Value[0] == '(' &&
-      Value.back() == ')') {
-    uint64_t Id = 0;
-    size_t I = 1;
-    for (; isDigit(Value[I]); ++I)
-      Id = Id * 10 + (Value[I] - '0');
-    if (I == Value.size() - 1 && I > 1 && Table.find(Id, Out))
-      return Error::success();
-  }
-  if (Value.contains('\0'))
-    return error("binary data in a text profile");
   // `(id) name` defines, `(id)` refers; other names may start with '(' too,
   // like callgrind's `(below main)`.
-  if (Value.size() >= 2 && Value[0] == '(' && isDigit(Value[1])) {
-    size_t Close = Value.find(')');
+  if (Value.size() < 2 || Value[0] != '(' || !isDigit(Value[1])) {
+    if (Value.contains('\0'))
+      return error("binary data in a text profile");
+    Out = intern(Value);
+    return Error::success();
+  }
+  // Ids of up to 9 digits, as writers number them, are read here with no
+  // range check and no search for the ')'; the bytes of a name are only
+  // looked at for a new one.
+  uint64_t Id = 0;
+  size_t Close = 1;
+  for (; Close < Value.size() && Close <= 9 && isDigit(Value[Close]); ++Close)
+    Id = Id * 10 + (Value[Close] - '0');
+  if (Close == Value.size() || Value[Close] != ')') {
+    if (Value.contains('\0'))
+      return error("binary data in a text profile");
+    Close = Value.find(')');
     if (Close == StringRef::npos)
       return error("unterminated compressed name '" + Value + "'");
-    uint64_t Id;
     if (Error E = parseNumber(Value.slice(1, Close), Id))
       return E;
     // Real writers number from 1 up; the bound also keeps ids clear of the
     // keys DenseMap reserves for itself.
     if (Id > UINT32_MAX)
       return error("compressed name id (" + Twine(Id) + ") is too large");
-    StringRef Name = trim(Value.drop_front(Close + 1));
-    if (Name.empty()) {
-      if (!Table.find(Id, Out))
-        return error("compressed name (" + Twine(Id) + ") is not defined");
-      return Error::success();
-    }
-    // Most often an earlier part's name for the id: compared, not hashed.
-    std::optional<StrId> Before = Table.earlier(Id);
-    StrId S = Before && P.Strings.str(*Before) == Name ? *Before : intern(Name);
-    if (S > CompressedIds::MaxName)
-      return error("more than " + Twine(CompressedIds::MaxName) + " names");
-    StrId Was = Table.define(Id, S);
-    if (Was != S)
-      return error("compressed name (" + Twine(Id) + ") redefined as '" + Name +
-                   "', was '" + P.Strings.str(Was) + "'");
-    Out = S;
+  }
+  StringRef Name = trim(Value.drop_front(Close + 1));
+  if (Name.empty()) {
+    if (!Table.find(Id, Out))
+      return error("compressed name (" + Twine(Id) + ") is not defined");
     return Error::success();
   }
-  Out = intern(Value);
+  // Most often an earlier part's name for the id (a run that dumped often
+  // names its functions again in each part): compared, not hashed.
+  std::optional<StrId> Before = Table.earlier(Id);
+  StrId S;
+  if (Before && P.Strings.str(*Before) == Name) {
+    S = *Before;
+  } else {
+    if (Name.contains('\0'))
+      return error("binary data in a text profile");
+    S = intern(Name);
+  }
+  if (S > CompressedIds::MaxName)
+    return error("more than " + Twine(CompressedIds::MaxName) + " names");
+  StrId Was = Table.define(Id, S);
+  if (Was != S)
+    return error("compressed name (" + Twine(Id) + ") redefined as '" + Name +
+                 "', was '" + P.Strings.str(Was) + "'");
+  Out = S;
   return Error::success();
 }
 
@@ -323,6 +332,10 @@ Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
   if (Key == "summary" || Key == "totals") {
     if (!HaveEvents)
       return error("'" + Key + ":' before 'events:'");
+    if (Skimming) { // Its costs are the head's; the split resets both.
+      PartHasBody |= Key == "totals";
+      return Error::success();
+    }
     SmallVector<uint64_t, 16> Costs;
     if (Error E = parseCosts(Value, Costs, 0))
       return E;
@@ -335,6 +348,10 @@ Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
       // totals: closes a part's body; header lines after it start a new one.
       PartHasBody = true;
     }
+    return Error::success();
+  }
+  if (Skimming) {
+    ++SkimmedHeaderLines;
     return Error::success();
   }
   HeaderBytes += Key.size() + Value.size() + sizeof(HeaderLine);

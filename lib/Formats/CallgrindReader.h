@@ -390,6 +390,9 @@ private:
   bool Skimming = false;       // In the head's piece.
   bool InFirstPart = false;    // In the part that continues the head's.
   size_t SkimmedParts = 0; // Parts of the head's piece dropped once skimmed.
+  /// The header lines the skim met in its part, which it counts but does
+  /// not keep (those the head keeps) other than those that set state.
+  size_t SkimmedHeaderLines = 0;
   FunctionIdSet HeadFunctions; // With data in the head's last part.
   /// The rows the tail read, in the first part, of functions whose tables
   /// the head holds, batch by batch as they would have gone into their

@@ -106,7 +106,7 @@ void CallgrindReader::readTail(InputStream &Before, bool Last,
   }
   AtSplit = {
       P.Strings.size(),   P.numFunctions(), SkimmedParts + P.parts().size(),
-      Cur->Header.size(), Object,           File,
+      SkimmedHeaderLines, Object,           File,
       SourceFile,         Positions,        ColumnToEvent};
   // The head counts the header lines before the split (irBytes()).
   HeaderBytes = 0;
@@ -179,7 +179,7 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   // A tail still in that part goes on in the head's, which takes its data.
   if (Tail.Cur == &TailFirst)
     Tail.Cur = Cur;
-  for (size_t I = A.HeaderLines; I < TailFirst.Header.size(); ++I)
+  for (size_t I = 0; I < TailFirst.Header.size(); ++I) // After the split.
     Cur->Header.push_back(TailFirst.Header[I]);
   if (TailFirst.Summary)
     Cur->Summary = std::move(TailFirst.Summary);
