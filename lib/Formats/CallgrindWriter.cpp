@@ -634,8 +634,7 @@ class CallgrindWriter {
 public:
   CallgrindWriter(const Profile &P, raw_ostream &OS, const PassParams &Params,
                   const WriteContext &Ctx, unsigned Threads)
-      : P(P), OS(OS), Params(Params), Ctx(Ctx), Threads(Threads), Out(&OS),
-        Ids(P) {}
+      : P(P), Params(Params), Ctx(Ctx), Threads(Threads), Out(&OS), Ids(P) {}
   void write();
 
 private:
@@ -649,7 +648,6 @@ private:
               size_t RefsTo);
 
   const Profile &P;
-  raw_ostream &OS;
   const PassParams &Params;
   const WriteContext &Ctx;
   unsigned Threads;
