@@ -53,6 +53,8 @@ StrId StringPool::intern(StringRef S) {
 }
 
 std::optional<StrId> StringPool::lookup(StringRef S) const {
+  if (Slots.empty()) // A pool moved from.
+    return std::nullopt;
   uint64_t Slot = Slots[slotOf(S, hashString(S))];
   if (!Slot)
     return std::nullopt;

@@ -51,6 +51,11 @@ TEST(StringPool, KeepsEveryIdAsItGrows) {
   EXPECT_EQ(Distinct.size(), Strings.size());
   EXPECT_EQ(S.size(), Strings.size() + !Strings.count(""));
   EXPECT_FALSE(S.lookup("xxxxxxx0"));
+
+  // The pool moved to has every string; the one moved from, none.
+  StringPool Moved = std::move(S);
+  EXPECT_EQ(Moved.lookup(Made[5]), std::optional<StrId>(Ids[5]));
+  EXPECT_FALSE(S.lookup(Made[5])); // NOLINT(bugprone-use-after-move)
 }
 
 TEST(Profile, FunctionIdentityIsObjectFileName) {
