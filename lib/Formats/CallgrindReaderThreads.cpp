@@ -179,8 +179,9 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   // A tail still in that part goes on in the head's, which takes its data.
   if (Tail.Cur == &TailFirst)
     Tail.Cur = Cur;
-  for (size_t I = 0; I < TailFirst.Header.size(); ++I) // After the split.
-    Cur->Header.push_back(TailFirst.Header[I]);
+  // Its header lines after the split (the skim kept none before it).
+  for (const HeaderLine &H : TailFirst.Header)
+    Cur->Header.push_back(H);
   if (TailFirst.Summary)
     Cur->Summary = std::move(TailFirst.Summary);
   if (TailFirst.Totals)
