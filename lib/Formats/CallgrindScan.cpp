@@ -135,7 +135,7 @@ bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values,
   return flushRows();
 }
 
-/// Scans NP positions (0: as many as the part has) at Ptr, after spaces,
+/// Scans NP positions (0: as many as the part has) from the token at Ptr
 /// into Out by the rules of the fast path. Returns false for anything else,
 /// which the general path parses and diagnoses.
 template <unsigned NP>
@@ -144,11 +144,9 @@ CallgrindReader::scanPositions(const char *&Ptr, const char *End,
                                uint64_t *Out) const {
   const uint64_t *Last = LastPos.data();
   const unsigned NumPos = NP ? NP : LastPos.size();
-  for (unsigned I = 0; I != NumPos; ++I) {
-    Ptr = skipSpaces(Ptr);
+  for (unsigned I = 0; I != NumPos; ++I)
     if (scanPosition<FastRules>(Ptr, End, Last[I], Out[I]) != Scan::Ok)
       return false;
-  }
   return true;
 }
 
@@ -190,6 +188,7 @@ bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
       (Cond && (*Ptr++ != '/' || !scanDigits(Ptr, Second))) ||
       (*Ptr != ' ' && *Ptr != '\t'))
     return false;
+  Ptr = skipSpaces(Ptr);
   RowLayout L{NumPos};
   uint64_t *Target;
   if (Call) {
@@ -199,7 +198,7 @@ bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
     PendingJump.reset(L);
     Target = PendingJump.target().data();
   }
-  if (!scanPositions<NP>(Ptr, End, Target) || skipSpaces(Ptr) != End)
+  if (!scanPositions<NP>(Ptr, End, Target) || Ptr != End)
     return false;
   PartHasBody = true;
   if (Call)
@@ -270,10 +269,7 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
   uint64_t *Costs = Values + (Kind == CallRows);
   const unsigned *Column = ColumnToEvent.data();
   unsigned Col = 0;
-  for (;; ++Col) {
-    Ptr = skipSpaces(Ptr);
-    if (Ptr == End)
-      break;
+  for (; Ptr != End; ++Col) {
     uint64_t V;
     if (Col == NumColumns || FastRules::number(Ptr, End, V) != Scan::Ok)
       return Fail();

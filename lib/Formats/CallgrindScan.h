@@ -136,22 +136,28 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE const char *skipSpaces(const char *P) {
 /// after it is '\n' or '\r', so scanners need not check for the end): a
 /// number is 1 to 18 decimal digits, an absolute position also 0x and 1 to
 /// 15 hex digits (profilers write hex only there), so that none needs an
-/// overflow check; tokens are separated by spaces and tabs. Anything else is
+/// overflow check; tokens are separated by spaces and tabs, which a token
+/// takes with it, so that the next starts where it stops. Anything else is
 /// Bad, and goes the general way.
 struct FastRules {
-  LLVM_ATTRIBUTE_ALWAYS_INLINE static bool endsToken(const char *P,
-                                                     const char *E) {
-    return P == E || *P == ' ' || *P == '\t';
+  /// Ends a token at P: at the line's end E, or at blanks, which it passes.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE static bool endToken(const char *&P,
+                                                    const char *E) {
+    if (LLVM_LIKELY(*P == ' ')) {
+      // Mostly one space, then the next token.
+      if (LLVM_LIKELY(static_cast<unsigned char>(*++P) > ' '))
+        return true;
+    } else if (*P != '\t') {
+      return P == E;
+    }
+    P = skipSpaces(P);
+    return true;
   }
   /// A cost, count or relative position.
   LLVM_ATTRIBUTE_ALWAYS_INLINE static Scan number(const char *&P, const char *E,
                                                   uint64_t &Out) {
-    const char *Q = P;
-    uint64_t V;
-    if (!scanDigits(Q, V) || !endsToken(Q, E))
+    if (!scanDigits(P, Out) || !endToken(P, E))
       return Scan::Bad;
-    P = Q;
-    Out = V;
     return Scan::Ok;
   }
   LLVM_ATTRIBUTE_ALWAYS_INLINE static Scan
@@ -162,7 +168,7 @@ struct FastRules {
     uint64_t V = 0;
     for (unsigned D; (D = hexDigit(*Q)) < 16; ++Q)
       V = V << 4 | D;
-    if (Q == Start || Q - Start > 15 || !endsToken(Q, E))
+    if (Q == Start || Q - Start > 15 || !endToken(Q, E))
       return Scan::Bad;
     P = Q;
     Out = V;
@@ -173,7 +179,8 @@ struct FastRules {
 /// The general path's rules: every blank, decimal or 0x-hex numbers that
 /// fit 64 bits everywhere.
 struct GeneralRules {
-  static bool endsToken(const char *P, const char *E) {
+  /// Ends a token at P: at the line's end E or at a blank, which stays.
+  static bool endToken(const char *&P, const char *E) {
     return P == E || isBlank(*P);
   }
   static Scan number(const char *&P, const char *E, uint64_t &Out) {
@@ -192,7 +199,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Scan scanPosition(const char *&P, const char *E,
                                                uint64_t Last, uint64_t &Out) {
   char C = *P;
   if (C == '*') {
-    if (!Rules::endsToken(++P, E))
+    if (!Rules::endToken(++P, E))
       return Scan::Bad;
     Out = Last;
     return Scan::Ok;
