@@ -253,14 +253,21 @@ private:
   llvm::Error parseCostLine(llvm::StringRef Line);
   // The fast path, inlined into readLines(): the reader's class has external
   // linkage, so the compiler does not inline these on its own as functions
-  // called once.
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCostLine(llvm::StringRef Line);
+  // called once. Its lines need fastLinesOk(), which only parseLine()
+  // changes, as it does the number of positions (NumPos): readLines() asks
+  // after each line that goes the general way.
+  bool fastLinesOk() const {
+    return Cur && !NewPartWanted && HaveEvents && CurFunction >= 0 && !Skimming;
+  }
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCostLine(llvm::StringRef Line,
+                                                    size_t NumPos);
   template <unsigned NP, bool Self>
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCostLineOf(llvm::StringRef Line);
   template <unsigned NP>
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool
   scanPositions(const char *&Ptr, const char *End, uint64_t *Out) const;
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCallOrJumpLine(llvm::StringRef Line);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCallOrJumpLine(llvm::StringRef Line,
+                                                          size_t NumPos);
   template <unsigned NP> bool tryFastCallOrJumpLineOf(llvm::StringRef Line);
   void expectCallCost(uint64_t Count);
   void expectJumpCost(bool Cond, uint64_t Followed, uint64_t Executed);

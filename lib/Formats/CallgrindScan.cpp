@@ -153,11 +153,10 @@ CallgrindReader::scanPositions(const char *&Ptr, const char *End,
 /// `calls=`, `jump=` and `jcnd=` lines as callgrind writes them (a count or
 /// `followed/executed`, then the target position), about one line in six.
 /// Anything else returns false and goes through parseSpec().
-bool CallgrindReader::tryFastCallOrJumpLine(StringRef Line) {
-  if ((Line[0] != 'c' && Line[0] != 'j') || !Cur || NewPartWanted ||
-      CurFunction < 0 || Waiting != Pending::None || Skimming)
+bool CallgrindReader::tryFastCallOrJumpLine(StringRef Line, size_t NumPos) {
+  if ((Line[0] != 'c' && Line[0] != 'j') || Waiting != Pending::None)
     return false;
-  switch (LastPos.size()) {
+  switch (NumPos) {
   case 1:
     return tryFastCallOrJumpLineOf<1>(Line);
   case 2:
@@ -213,12 +212,11 @@ bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
 /// Anything unusual (negative costs, long numbers, other blanks, errors)
 /// returns false and goes through parseCostLine(), which also writes the
 /// diagnostics.
-bool CallgrindReader::tryFastCostLine(StringRef Line) {
-  if (!startsCostLine(Line[0]) || !Cur || NewPartWanted || !HaveEvents ||
-      CurFunction < 0)
+bool CallgrindReader::tryFastCostLine(StringRef Line, size_t NumPos) {
+  if (!startsCostLine(Line[0]))
     return false;
   bool Self = Waiting == Pending::None;
-  switch (LastPos.size()) {
+  switch (NumPos) {
   case 1:
     return Self ? tryFastCostLineOf<1, true>(Line)
                 : tryFastCostLineOf<1, false>(Line);
@@ -377,16 +375,23 @@ static bool nextNonBlankLine(InputStream &In, StringRef &Line) {
 
 Error CallgrindReader::readLines() {
   StringRef Line;
+  // In locals: stores to the rows could otherwise alias LastPos's size.
+  bool Fast = fastLinesOk();
+  size_t NumPos = LastPos.size();
   while (nextNonBlankLine(In, Line)) {
-    if (tryFastCostLine(Line)) {
-      if (RowOverflow)
-        return error("a cost sum overflows 64 bits");
-      continue;
+    if (Fast) {
+      if (tryFastCostLine(Line, NumPos)) {
+        if (RowOverflow)
+          return error("a cost sum overflows 64 bits");
+        continue;
+      }
+      if (tryFastCallOrJumpLine(Line, NumPos))
+        continue;
     }
-    if (tryFastCallOrJumpLine(Line))
-      continue;
     if (Error E = parseLine(Line))
       return E;
+    Fast = fastLinesOk();
+    NumPos = LastPos.size();
     if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
       return error("the profile needs more than " + Twine(Opts.MaxMemory) +
                    " bytes of memory: over the memory limit (-max-memory)");
