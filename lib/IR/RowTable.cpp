@@ -478,8 +478,8 @@ static bool sameWords(const uint64_t *A, const uint64_t *B, size_t N) {
 /// Encodes the rows of B in its order() after the row whose key is LastKey,
 /// which becomes the last row's; LastRow is set to where the last row
 /// starts. W is the key width when known at compile time (0: any), so
-/// that the loops over key words unroll.
-template <unsigned W>
+/// that the loops over key words unroll; Wide rows have more than 4 values.
+template <unsigned W, bool Wide>
 uint8_t *RowTable::encodeInOrder(uint8_t *Out, const RowBatch &B,
                                  uint64_t *LastKey, uint8_t *&LastRow) {
   const unsigned KeyWidth = W ? W : B.KeyWidth;
@@ -491,15 +491,26 @@ uint8_t *RowTable::encodeInOrder(uint8_t *Out, const RowBatch &B,
   const uint64_t *Words = B.Words.data();
   // A row whose values are the row before's in the batch says so, but for
   // the batch's last row: the table's last row has values of its own, which
-  // addToLastRow() can sum into without the rows before.
+  // addToLastRow() can sum into without the rows before. Wide rows compare
+  // their values without the trailing zeros, which encodeRow() drops: a
+  // dozen events often give one or two.
   const uint64_t *Before = nullptr;
+  size_t BeforeCount = 0;
   for (size_t J = 0, E = B.Order.size(); J != E; ++J) {
     const uint64_t *R = Words + B.Order[J] * Stride;
-    bool Same = Before && J + 1 != E &&
-                sameWords(R + KeyWidth, Before + KeyWidth, NumValues);
+    size_t Count = NumValues;
+    if (Wide) {
+      while (Count >= 2 && !(R[KeyWidth + Count - 1] | R[KeyWidth + Count - 2]))
+        Count -= 2;
+      if (Count && !R[KeyWidth + Count - 1])
+        --Count;
+    }
+    bool Same = Before && J + 1 != E && (!Wide || Count == BeforeCount) &&
+                sameWords(R + KeyWidth, Before + KeyWidth, Count);
     LastRow = Out;
-    Out = encodeRow(Out, R, Last, KeyWidth, R + KeyWidth, NumValues, Same);
+    Out = encodeRow(Out, R, Last, KeyWidth, R + KeyWidth, Count, Same);
     Before = R;
+    BeforeCount = Count;
   }
   std::copy(Last, Last + KeyWidth, LastKey);
   return Out;
@@ -645,12 +656,20 @@ bool RowTable::addSortedBatch(RowBatch &B, RowArena *Arena) {
   // --dump-instr=yes: 4, 7, 9); any other width takes the general loop.
   using Encoder =
       uint8_t *(*)(uint8_t *, const RowBatch &, uint64_t *, uint8_t *&);
-  static constexpr Encoder ByWidth[] = {
-      encodeInOrder<0>, encodeInOrder<0>, encodeInOrder<2>, encodeInOrder<3>,
-      encodeInOrder<4>, encodeInOrder<5>, encodeInOrder<0>, encodeInOrder<7>,
-      encodeInOrder<0>, encodeInOrder<9>};
-  Encoder Encode =
-      KeyWidth < std::size(ByWidth) ? ByWidth[KeyWidth] : encodeInOrder<0>;
+  static constexpr Encoder ByWidth[2][10] = {
+      {encodeInOrder<0, false>, encodeInOrder<0, false>,
+       encodeInOrder<2, false>, encodeInOrder<3, false>,
+       encodeInOrder<4, false>, encodeInOrder<5, false>,
+       encodeInOrder<0, false>, encodeInOrder<7, false>,
+       encodeInOrder<0, false>, encodeInOrder<9, false>},
+      {encodeInOrder<0, true>, encodeInOrder<0, true>, encodeInOrder<2, true>,
+       encodeInOrder<3, true>, encodeInOrder<4, true>, encodeInOrder<5, true>,
+       encodeInOrder<0, true>, encodeInOrder<7, true>, encodeInOrder<0, true>,
+       encodeInOrder<9, true>}};
+  const bool Wide = B.ValueWidth > 4;
+  Encoder Encode = KeyWidth < std::size(ByWidth[0]) ? ByWidth[Wide][KeyWidth]
+                   : Wide                           ? encodeInOrder<0, true>
+                                                    : encodeInOrder<0, false>;
   Out = Encode(Out, B, LastKey, LastRow);
   if (state())
     state()->LastRowOffset = Data.size() + (LastRow - B.Encoded.data());

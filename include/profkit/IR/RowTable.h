@@ -623,7 +623,7 @@ private:
   BuildState *state() const { return static_cast<BuildState *>(Data.owned()); }
   BuildState &build();
   void freeState();
-  template <unsigned W>
+  template <unsigned W, bool Wide>
   static uint8_t *encodeInOrder(uint8_t *Out, const RowBatch &B,
                                 uint64_t *LastKey, uint8_t *&LastRow);
   void append(llvm::ArrayRef<uint64_t> Key, llvm::ArrayRef<uint64_t> Values);
