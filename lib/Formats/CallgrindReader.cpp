@@ -756,6 +756,18 @@ Expected<std::unique_ptr<Profile>> CallgrindReader::finishProfile() {
     P.setEventLongName(*Col, D.LongName);
     return true;
   });
+  // Tables keep a key repeated in several blocks of a function (one met
+  // again, Xdebug's block per call), summed by whoever reads them. A self
+  // cost's sum is within its part's running sum; a call's or a jump's may
+  // overflow alone, which is an error, not a cost saturated.
+  for (const std::unique_ptr<Part> &Pt : P.parts())
+    for (const FunctionData &FD : Pt->functions())
+      if ((FD.hasCalls() && !FD.calls().sumsFit()) ||
+          (FD.hasJumps() && !FD.jumps().sumsFit()))
+        return makeError(ErrorCode::Malformed,
+                         In.name() + ": a cost sum of the calls or jumps of '" +
+                             P.Strings.str(P.function(FD.Id).Name) +
+                             "' overflows 64 bits");
   return std::move(Result);
 }
 

@@ -185,6 +185,16 @@ bool RowTable::finalize() {
   return Ok;
 }
 
+/// sumsFit() of rows out of key order, which may repeat a key: summed in a
+/// table of their own.
+bool RowTable::sumsOfRunsFit() const {
+  RowTable Sums(KeyWidth, RunWord);
+  bool Ok = true;
+  for (const Row &R : *this)
+    Ok &= Sums.add(R.Key, R.Values);
+  return Sums.finalize() && Ok;
+}
+
 void RowTable::shrink() {
   freeState();
   set(KeyOrder, false); // As the runs, forgotten: the rows are now one run.

@@ -81,6 +81,23 @@ TEST(RowTable, OutOfOrderRowsMergeOnFinalize) {
   EXPECT_EQ(R[{3}], std::vector<uint64_t>{1});
 }
 
+TEST(RowTable, SumsOfRepeatedKeysAreCheckedInPlace) {
+  const uint64_t Half = uint64_t(1) << 63;
+  RowTable T(1);
+  ASSERT_TRUE(T.add({5}, {Half}));
+  ASSERT_TRUE(T.add({7}, {1}));
+  EXPECT_TRUE(T.sumsFit());
+  // A run of its own: the key's sum is past 64 bits only once merged.
+  ASSERT_TRUE(T.add({5}, {Half - 1}));
+  T.shrink(); // As a reader leaves a part's tables.
+  EXPECT_TRUE(T.sumsFit());
+  ASSERT_TRUE(T.add({5}, {1})); // Sums into the last row: Half.
+  T.shrink();
+  EXPECT_EQ(T.size(), 3u);
+  EXPECT_FALSE(T.sumsFit());
+  EXPECT_EQ(T.size(), 3u) << "the check merged the table's rows";
+}
+
 TEST(RowTable, DisjointRunsStayAsTheyAre) {
   // Key [position, file]: callgrind lists a function's own lines, then the
   // lines of each inlined file, each by address.

@@ -541,6 +541,8 @@ public:
   /// Drops every row and frees their memory; the key width stays.
   void clear() { *this = RowTable(KeyWidth, RunWord); }
   bool isFinalized() const { return !state() || !state()->Runs; }
+  /// Do the rows of each key sum within 64 bits? The rows stay as they are.
+  bool sumsFit() const { return has(Sorted) || sumsOfRunsFit(); }
   /// Are the rows in key order?
   bool isSorted() const { return has(Sorted); }
 
@@ -630,6 +632,7 @@ private:
   bool addToLastRow(llvm::ArrayRef<uint64_t> Values);
   void startRun();
   bool compact();
+  bool sumsOfRunsFit() const;
   bool addSortedBatch(RowBatch &B, RowArena *Arena = nullptr);
   std::optional<bool> mergeInOnePass(RowBatch &B);
 
