@@ -462,7 +462,7 @@ Part profkit::copyPartShell(const Part &From,
   return To;
 }
 
-ChunkedVector<FunctionData> Part::takeFunctions() {
+FunctionDataVector Part::takeFunctions() {
   Index.reset();
   ById.reset();
   Dense = true;

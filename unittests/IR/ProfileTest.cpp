@@ -260,7 +260,7 @@ TEST(Part, TakingItsFunctionsLeavesItAsIfItHadNone) {
       Pt.getOrCreate(2);
     if (Index == 2)
       Pt.shrink();
-    ChunkedVector<FunctionData> Taken = Pt.takeFunctions();
+    FunctionDataVector Taken = Pt.takeFunctions();
     EXPECT_EQ(Taken.size(), Index ? 4u : 3u);
     EXPECT_EQ(Taken[1].values().get(FunctionValueKind::FirstLine), 6u);
     EXPECT_TRUE(Pt.functions().empty());

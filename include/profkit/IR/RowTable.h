@@ -42,6 +42,7 @@
 #ifndef PROFKIT_IR_ROWTABLE_H
 #define PROFKIT_IR_ROWTABLE_H
 
+#include "profkit/Support/Memory.h"
 #include "profkit/Support/Saturating.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -287,7 +288,9 @@ inline size_t decodeRowHead(const uint8_t *&P, uint64_t *Key,
 /// The memory is in aligned slabs, each counting the tables with rows in
 /// it (and the arena while it allocates there), freed with the last: a
 /// table finds its slab from its rows' address, with no pointer of its own.
-/// A table that grows moves its rows to the heap.
+/// A table that grows moves its rows to the heap. A slab is a huge page:
+/// the rows of (d), a fifth of its memory, took a quarter of its page
+/// faults in 64 KB slabs.
 class RowArena {
 public:
   /// The largest rows put here: larger blocks lose little to malloc.
@@ -320,7 +323,7 @@ public:
   }
 
 private:
-  static constexpr size_t SlabBytes = size_t(1) << 16;
+  static constexpr size_t SlabBytes = HugePageBytes;
   struct Slab {
     std::atomic<uint32_t> Uses;
   };

@@ -4,11 +4,13 @@
 // that doubles holds its old and new blocks at once and copies the one into
 // the other: the peak of reading such a file. A ChunkedVector grows by
 // adding a chunk, so its elements never move and nothing is held twice.
-// Chunks double from FirstSize elements up to MaxSize, then stay that size:
-// a part of three functions takes a small chunk, and a large one wastes at
-// most one chunk, mapped but never touched. Once filled, a small vector is
-// gathered into one chunk of its size (shrink()): a profile of many dumps
-// holds tens of thousands of parts of a few dozen functions, and each chunk
+// Chunks double from FirstSize elements up to GrowMax, then stay that size,
+// or are huge pages if HugeChunks (for memory filled as it is allocated,
+// where page faults cost): a part of three functions takes a small chunk,
+// and a large one wastes at most one chunk, mapped but never touched (or a
+// huge page, touched once). Once filled, a small vector is gathered into
+// one chunk of its size (shrink()): a profile of many dumps holds tens of
+// thousands of parts of a few dozen functions, and each chunk
 // is a malloc block with its own overhead.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +18,7 @@
 #ifndef PROFKIT_SUPPORT_CHUNKEDVECTOR_H
 #define PROFKIT_SUPPORT_CHUNKEDVECTOR_H
 
+#include "profkit/Support/Memory.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/iterator.h"
 #include "llvm/Support/MathExtras.h"
@@ -25,15 +28,20 @@
 
 namespace profkit {
 
-template <typename T, unsigned Log2First = 2, unsigned Log2Max = 12>
+template <typename T, unsigned Log2First = 2, unsigned Log2Max = 12,
+          bool HugeChunks = false>
 class ChunkedVector {
   static_assert(Log2First <= Log2Max, "chunks grow up to their largest");
   static constexpr size_t FirstSize = size_t(1) << Log2First;
-  static constexpr size_t MaxSize = size_t(1) << Log2Max;
+  static constexpr size_t GrowMax = size_t(1) << Log2Max;
   /// Chunks 0 .. NumGrowing-1 hold FirstSize << K elements.
   static constexpr size_t NumGrowing = Log2Max - Log2First + 1;
   /// The elements of the growing chunks.
-  static constexpr size_t GrowingEnd = 2 * MaxSize - FirstSize;
+  static constexpr size_t GrowingEnd = 2 * GrowMax - FirstSize;
+  /// The elements of each chunk after them.
+  static constexpr size_t FixedSize =
+      HugeChunks ? HugePageBytes / sizeof(T) : GrowMax;
+  static_assert(FixedSize >= GrowMax, "huge chunks smaller than growing ones");
 
 public:
   ChunkedVector() = default;
@@ -102,7 +110,7 @@ public:
         F(*E);
         E->~T();
       }
-      llvm::deallocate_buffer(Begin, chunkBytes(C), alignof(T));
+      freeChunk(Begin, C);
     }
     // clear() would keep a list that grew out of its place.
     Chunks.~SmallVector();
@@ -166,11 +174,12 @@ private:
       return {High - Log2First, I + FirstSize - (size_t(1) << High)};
     }
     size_t Past = I - GrowingEnd;
-    return {NumGrowing + Past / MaxSize, Past % MaxSize};
+    return {NumGrowing + Past / FixedSize, Past % FixedSize};
   }
   static size_t capacityOf(size_t Chunk) {
-    return Chunk < NumGrowing ? FirstSize << Chunk : MaxSize;
+    return Chunk < NumGrowing ? FirstSize << Chunk : FixedSize;
   }
+  static bool isHuge(size_t Chunk) { return HugeChunks && Chunk >= NumGrowing; }
   size_t usedIn(size_t Chunk) const {
     if (Chunk + 1 != Chunks.size())
       return capacityOf(Chunk);
@@ -178,7 +187,7 @@ private:
   }
   static size_t firstIndexOf(size_t Chunk) {
     return Chunk < NumGrowing ? (FirstSize << Chunk) - FirstSize
-                              : GrowingEnd + (Chunk - NumGrowing) * MaxSize;
+                              : GrowingEnd + (Chunk - NumGrowing) * FixedSize;
   }
   size_t chunkBytes(size_t Chunk) const {
     return (Chunk + 1 == Chunks.size() ? LastCapacity : capacityOf(Chunk)) *
@@ -186,12 +195,21 @@ private:
   }
   void addChunk(size_t Capacity) {
     Chunks.push_back(static_cast<T *>(
-        llvm::allocate_buffer(Capacity * sizeof(T), alignof(T))));
+        isHuge(Chunks.size())
+            ? allocateHugePages(HugePageBytes)
+            : llvm::allocate_buffer(Capacity * sizeof(T), alignof(T))));
     LastCapacity = Capacity;
+  }
+  void freeChunk(T *Begin, size_t Chunk) {
+    if (isHuge(Chunk))
+      deallocateHugePages(Begin, HugePageBytes);
+    else
+      llvm::deallocate_buffer(Begin, chunkBytes(Chunk), alignof(T));
   }
   /// Moves the last chunk's elements into a chunk of Capacity elements.
   void resizeLastChunk(size_t Capacity) {
     size_t Last = Chunks.size() - 1, Used = usedIn(Last);
+    assert(!isHuge(Last) && "a huge chunk resized");
     T *Old = Chunks[Last];
     T *New = static_cast<T *>(
         llvm::allocate_buffer(Capacity * sizeof(T), alignof(T)));
