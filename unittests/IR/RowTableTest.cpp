@@ -261,6 +261,26 @@ TEST(RowTable, LargeAndDecreasingKeysRoundTrip) {
             std::vector<uint64_t>{1});
 }
 
+TEST(RowTable, ValuesAndKeysAtEveryVarintWidthRoundTrip) {
+  // One, two and three bytes and more, on both sides of each step; key
+  // deltas of either sign.
+  std::vector<uint64_t> Edges;
+  for (unsigned Bits = 7; Bits < 64; Bits += 7)
+    for (uint64_t V : {(uint64_t(1) << Bits) - 1, uint64_t(1) << Bits})
+      Edges.push_back(V);
+  Edges.push_back(UINT64_MAX);
+  RowTable T(2);
+  Rows Ref;
+  for (size_t I = 0; I != Edges.size(); ++I) {
+    std::vector<uint64_t> K = {I, Edges[Edges.size() - 1 - I]};
+    std::vector<uint64_t> V = {Edges[I], 1, Edges[(I + 3) % Edges.size()]};
+    ASSERT_TRUE(T.add(K, V));
+    Ref[K] = V;
+  }
+  ASSERT_TRUE(T.finalize());
+  EXPECT_EQ(collect(T), Ref);
+}
+
 TEST(RowTable, OverflowIsReportedAndSaturates) {
   RowTable T(1);
   ASSERT_TRUE(T.add({1}, {UINT64_MAX - 1}));

@@ -169,6 +169,11 @@ namespace detail {
 inline uint64_t readVarint(const uint8_t *&P) {
   if (LLVM_LIKELY(*P < 0x80)) // Most words are deltas or counts below 128.
     return *P++;
+  if (P[1] < 0x80) { // Most of the rest: a cachegrind row's counts.
+    uint64_t V = (P[0] & 0x7f) | uint64_t(P[1]) << 7;
+    P += 2;
+    return V;
+  }
   uint64_t V = 0;
   for (unsigned Shift = 0;; Shift += 7) {
     uint8_t B = *P++;
@@ -183,6 +188,11 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
   if (LLVM_LIKELY(V < 0x80)) {
     *Out = uint8_t(V);
     return Out + 1;
+  }
+  if (V < 0x4000) {
+    Out[0] = uint8_t(V) | 0x80;
+    Out[1] = uint8_t(V >> 7);
+    return Out + 2;
   }
   do {
     *Out++ = uint8_t(V) | 0x80;
