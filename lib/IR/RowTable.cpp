@@ -202,9 +202,11 @@ void RowTable::shrink() {
 }
 
 void RowArena::newSlab() {
-  if (Next)
+  // A small profile fills a little of its first slab: small pages for it.
+  bool First = !Next;
+  if (!First)
     release(Next - 1); // The arena's use of the slab it leaves.
-  auto *S = static_cast<uint8_t *>(allocateHugePages(SlabBytes));
+  auto *S = static_cast<uint8_t *>(allocateHugePages(SlabBytes, !First));
   new (S) Slab{{1}};
   Next = S + sizeof(Slab);
   End = S + SlabBytes;

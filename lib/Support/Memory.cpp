@@ -19,11 +19,12 @@ void profkit::giveFreedMemoryBack() {
 
 // The C library's aligned allocation, not a mapping of our own, so that
 // sanitizers see the blocks and a freed one serves the next from the heap.
-void *profkit::allocateHugePages(size_t Bytes) {
+void *profkit::allocateHugePages(size_t Bytes, bool AskForHugePages) {
   assert(Bytes && Bytes % HugePageBytes == 0 && "whole huge pages");
   void *P = llvm::allocate_buffer(Bytes, HugePageBytes);
 #if defined(MADV_HUGEPAGE)
-  madvise(P, Bytes, MADV_HUGEPAGE); // Without huge pages, small ones serve.
+  if (AskForHugePages) // Where the kernel says no, small pages serve.
+    madvise(P, Bytes, MADV_HUGEPAGE);
 #endif
   return P;
 }

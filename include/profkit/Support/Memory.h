@@ -23,8 +23,10 @@ constexpr size_t HugePageBytes = size_t(1) << 21;
 /// backs with huge pages where it may (transparent huge pages in `madvise`
 /// mode): one page fault for 2 MB instead of 512, a fifth of the time of a
 /// read on some machines (docs/Performance.md). For memory filled soon
-/// after it is allocated: a page touched once takes 2 MB. Never null.
-void *allocateHugePages(size_t Bytes);
+/// after it is allocated: a page touched once takes 2 MB. A block that may
+/// stay nearly empty (the first of several) asks for no huge pages, and
+/// takes the small pages touched. Never null.
+void *allocateHugePages(size_t Bytes, bool AskForHugePages = true);
 void deallocateHugePages(void *P, size_t Bytes);
 
 } // namespace profkit
