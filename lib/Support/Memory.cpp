@@ -18,7 +18,7 @@ void profkit::giveFreedMemoryBack() {
 }
 
 // The C library's aligned allocation, not a mapping of our own, so that
-// sanitizers see the blocks and a freed one serves the next from the heap.
+// sanitizers see the blocks.
 void *profkit::allocateHugePages(size_t Bytes, bool AskForHugePages) {
   assert(Bytes && Bytes % HugePageBytes == 0 && "whole huge pages");
   void *P = llvm::allocate_buffer(Bytes, HugePageBytes);

@@ -21,8 +21,9 @@ constexpr size_t HugePageBytes = size_t(1) << 21;
 
 /// Bytes, a multiple of HugePageBytes, at a multiple of it, which the kernel
 /// backs with huge pages where it may (transparent huge pages in `madvise`
-/// mode): one page fault for 2 MB instead of 512, a fifth of the time of a
-/// read on some machines (docs/Performance.md). For memory filled soon
+/// mode): one page fault for 2 MB instead of 512 (page faults took a fifth
+/// of the CPU time of a read on this project's VM; docs/Performance.md).
+/// For memory filled soon
 /// after it is allocated: a page touched once takes 2 MB. A block that may
 /// stay nearly empty (the first of several) asks for no huge pages, and
 /// takes the small pages touched. Never null.
