@@ -23,10 +23,9 @@ constexpr size_t HugePageBytes = size_t(1) << 21;
 /// backs with huge pages where it may (transparent huge pages in `madvise`
 /// mode): one page fault for 2 MB instead of 512 (page faults took a fifth
 /// of the CPU time of a read on this project's VM; docs/Performance.md).
-/// For memory filled soon
-/// after it is allocated: a page touched once takes 2 MB. A block that may
-/// stay nearly empty (the first of several) asks for no huge pages, and
-/// takes the small pages touched. Never null.
+/// For memory filled soon after it is allocated: a page touched once takes
+/// 2 MB. A block that may stay nearly empty (the first of several) asks for
+/// no huge pages, and takes the small pages touched. Never null.
 void *allocateHugePages(size_t Bytes, bool AskForHugePages = true);
 void deallocateHugePages(void *P, size_t Bytes);
 
