@@ -259,16 +259,23 @@ private:
   bool fastLinesOk() const {
     return Cur && !NewPartWanted && HaveEvents && CurFunction >= 0 && !Skimming;
   }
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCostLine(llvm::StringRef Line,
-                                                    size_t NumPos);
-  template <unsigned NP, bool Self>
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCostLineOf(llvm::StringRef Line);
-  template <unsigned NP>
+  template <typename Rules>
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+  tryFastLine(const char *Ptr, const char *End, size_t NumPos);
+  template <typename Rules>
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+  tryFastCostLine(const char *Ptr, const char *End, size_t NumPos);
+  template <typename Rules, unsigned NP, bool Self>
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *tryFastCostLineOf(const char *Ptr,
+                                                             const char *End);
+  template <typename Rules, unsigned NP>
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool
   scanPositions(const char *&Ptr, const char *End, uint64_t *Out) const;
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool tryFastCallOrJumpLine(llvm::StringRef Line,
-                                                          size_t NumPos);
-  template <unsigned NP> bool tryFastCallOrJumpLineOf(llvm::StringRef Line);
+  template <typename Rules>
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+  tryFastCallOrJumpLine(const char *Ptr, const char *End, size_t NumPos);
+  template <typename Rules, unsigned NP>
+  const char *tryFastCallOrJumpLineOf(const char *Ptr, const char *End);
   void expectCallCost(uint64_t Count);
   void expectJumpCost(bool Cond, uint64_t Followed, uint64_t Executed);
 
@@ -351,6 +358,9 @@ private:
   // A calls=/jump=/jcnd= line waiting for its position line.
   Pending Waiting = Pending::None;
   uint64_t WaitingLine = 0;
+  /// The file's lines end in "\r\n": readLines() takes them from
+  /// nextLine(), not in place.
+  bool CRLF = false;
   // The keyword of that line, for diagnostics: a jcnd= is named jcnd=, not
   // jump=.
   llvm::StringRef WaitingKey;

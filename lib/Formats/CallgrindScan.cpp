@@ -135,58 +135,83 @@ bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values,
   return flushRows();
 }
 
+/// A cost, call or jump line between Ptr and End by the fast path's Rules:
+/// where its tokens end, or null if it goes the general way.
+template <typename Rules>
+const char *CallgrindReader::tryFastLine(const char *Ptr, const char *End,
+                                         size_t NumPos) {
+  return startsCostLine(*Ptr) ? tryFastCostLine<Rules>(Ptr, End, NumPos)
+                              : tryFastCallOrJumpLine<Rules>(Ptr, End, NumPos);
+}
+
 /// Scans NP positions (0: as many as the part has) from the token at Ptr
 /// into Out by the rules of the fast path. Returns false for anything else,
 /// which the general path parses and diagnoses.
-template <unsigned NP>
+template <typename Rules, unsigned NP>
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool
 CallgrindReader::scanPositions(const char *&Ptr, const char *End,
                                uint64_t *Out) const {
   const uint64_t *Last = LastPos.data();
   const unsigned NumPos = NP ? NP : LastPos.size();
   for (unsigned I = 0; I != NumPos; ++I)
-    if (scanPosition<FastRules>(Ptr, End, Last[I], Out[I]) != Scan::Ok)
+    if (scanPosition<Rules>(Ptr, End, Last[I], Out[I]) != Scan::Ok)
+      return false;
+  return true;
+}
+
+/// Does the line at P start with Prefix? Compared a byte at a time up to
+/// the first that differs: the line's end ('\n' or '\r') differs, so no
+/// byte past it is read.
+template <size_t N>
+LLVM_ATTRIBUTE_ALWAYS_INLINE static bool startsWith(const char *P,
+                                                    const char (&Prefix)[N]) {
+  for (size_t I = 0; I + 1 < N; ++I)
+    if (P[I] != Prefix[I])
       return false;
   return true;
 }
 
 /// `calls=`, `jump=` and `jcnd=` lines as callgrind writes them (a count or
-/// `followed/executed`, then the target position), about one line in six.
-/// Anything else returns false and goes through parseSpec().
-bool CallgrindReader::tryFastCallOrJumpLine(StringRef Line, size_t NumPos) {
-  if ((Line[0] != 'c' && Line[0] != 'j') || Waiting != Pending::None)
-    return false;
+/// `followed/executed`, then the target position), about one line in six,
+/// between Ptr and End by Rules as tryFastCostLine(). Anything else returns
+/// null and goes through parseSpec().
+template <typename Rules>
+const char *CallgrindReader::tryFastCallOrJumpLine(const char *Ptr,
+                                                   const char *End,
+                                                   size_t NumPos) {
+  if ((*Ptr != 'c' && *Ptr != 'j') || Waiting != Pending::None)
+    return nullptr;
   switch (NumPos) {
   case 1:
-    return tryFastCallOrJumpLineOf<1>(Line);
+    return tryFastCallOrJumpLineOf<Rules, 1>(Ptr, End);
   case 2:
-    return tryFastCallOrJumpLineOf<2>(Line);
+    return tryFastCallOrJumpLineOf<Rules, 2>(Ptr, End);
   default:
-    return tryFastCallOrJumpLineOf<0>(Line);
+    return tryFastCallOrJumpLineOf<Rules, 0>(Ptr, End);
   }
 }
 
-template <unsigned NP>
-bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
-  const char *Ptr = Line.begin(), *End = Line.end();
+template <typename Rules, unsigned NP>
+const char *CallgrindReader::tryFastCallOrJumpLineOf(const char *Ptr,
+                                                     const char *End) {
   const unsigned NumPos = NP ? NP : LastPos.size();
   uint64_t First, Second = 0;
-  bool Call = Line.starts_with("calls="), Cond = Line.starts_with("jcnd=");
+  bool Call = startsWith(Ptr, "calls="), Cond = startsWith(Ptr, "jcnd=");
   if (Call) {
     if (!HaveCallee)
-      return false;
+      return nullptr;
     Ptr += 6;
-  } else if (Cond || Line.starts_with("jump=")) {
+  } else if (Cond || startsWith(Ptr, "jump=")) {
     Ptr += 5;
   } else {
-    return false;
+    return nullptr;
   }
   // valgrind's `jcnd=followed/executed`; the reference's two numbers go
   // the slow way.
   if (!scanDigits(Ptr, First) ||
       (Cond && (*Ptr++ != '/' || !scanDigits(Ptr, Second))) ||
       (*Ptr != ' ' && *Ptr != '\t'))
-    return false;
+    return nullptr;
   Ptr = skipSpaces(Ptr);
   RowLayout L{NumPos};
   uint64_t *Target;
@@ -197,35 +222,38 @@ bool CallgrindReader::tryFastCallOrJumpLineOf(StringRef Line) {
     PendingJump.reset(L);
     Target = PendingJump.target().data();
   }
-  if (!scanPositions<NP>(Ptr, End, Target) || Ptr != End)
-    return false;
+  if (!scanPositions<Rules, NP>(Ptr, End, Target) || !Rules::atEnd(Ptr, End))
+    return nullptr;
   PartHasBody = true;
   if (Call)
     expectCallCost(First);
   else
     expectJumpCost(Cond, First, Second);
-  return true;
+  // The stream counts a line parsed in place once it is passed.
+  WaitingLine += Rules::InPlace;
+  return Ptr;
 }
 
-/// The cost line as profilers write it millions of times: positions and
-/// costs by the fast rules (FastRules), for self cost, a call or a jump.
-/// Anything unusual (negative costs, long numbers, other blanks, errors)
-/// returns false and goes through parseCostLine(), which also writes the
-/// diagnostics.
-bool CallgrindReader::tryFastCostLine(StringRef Line, size_t NumPos) {
-  if (!startsCostLine(Line[0]))
-    return false;
+/// The cost line that starts at Ptr (a cost line's first byte) and ends at
+/// End as profilers write it millions of times: positions and costs by the
+/// fast rules (FastRulesOf), for self cost, a call or a jump. Returns where
+/// its tokens end (End, or InPlace its '\n'). Anything unusual (negative
+/// costs, long numbers, other blanks, errors) returns null and goes through
+/// parseCostLine(), which also writes the diagnostics.
+template <typename Rules>
+const char *CallgrindReader::tryFastCostLine(const char *Ptr, const char *End,
+                                             size_t NumPos) {
   bool Self = Waiting == Pending::None;
   switch (NumPos) {
   case 1:
-    return Self ? tryFastCostLineOf<1, true>(Line)
-                : tryFastCostLineOf<1, false>(Line);
+    return Self ? tryFastCostLineOf<Rules, 1, true>(Ptr, End)
+                : tryFastCostLineOf<Rules, 1, false>(Ptr, End);
   case 2:
-    return Self ? tryFastCostLineOf<2, true>(Line)
-                : tryFastCostLineOf<2, false>(Line);
+    return Self ? tryFastCostLineOf<Rules, 2, true>(Ptr, End)
+                : tryFastCostLineOf<Rules, 2, false>(Ptr, End);
   default:
-    return Self ? tryFastCostLineOf<0, true>(Line)
-                : tryFastCostLineOf<0, false>(Line);
+    return Self ? tryFastCostLineOf<Rules, 0, true>(Ptr, End)
+                : tryFastCostLineOf<Rules, 0, false>(Ptr, End);
   }
 }
 
@@ -233,9 +261,9 @@ bool CallgrindReader::tryFastCostLine(StringRef Line, size_t NumPos) {
 /// over the positions of the common layouts (`line`, `instr line`) unroll;
 /// and for self costs (Self) or the line after a `calls=` or jump, so that
 /// the code for the others drops out of the common case.
-template <unsigned NP, bool Self>
-LLVM_ATTRIBUTE_ALWAYS_INLINE bool
-CallgrindReader::tryFastCostLineOf(StringRef Line) {
+template <typename Rules, unsigned NP, bool Self>
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+CallgrindReader::tryFastCostLineOf(const char *Ptr, const char *End) {
   // The row is parsed in place, into the batch of its kind.
   RowKind Kind = Self                       ? SelfRows
                  : Waiting == Pending::Call ? CallRows
@@ -252,14 +280,13 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
   uint64_t *Row =
       WritesAll ? B.appendRowUninitialized(NumValues) : B.appendRow(NumValues);
   uint64_t *Values = Row + B.keyWidth();
-  auto Fail = [&] {
+  auto Fail = [&]() -> const char * {
     B.popRow();
-    return false;
+    return nullptr;
   };
-  const char *Ptr = Line.begin(), *End = Line.end();
   uint64_t *Last = LastPos.data();
   const unsigned NumPos = NP ? NP : LastPos.size();
-  if (!scanPositions<NP>(Ptr, End, Row))
+  if (!scanPositions<Rules, NP>(Ptr, End, Row))
     return Fail();
 
   // Self costs are the values; a call's values are its count, then its
@@ -267,9 +294,9 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
   uint64_t *Costs = Values + (Kind == CallRows);
   const unsigned *Column = ColumnToEvent.data();
   unsigned Col = 0;
-  for (; Ptr != End; ++Col) {
+  for (; !Rules::atEnd(Ptr, End); ++Col) {
     uint64_t V;
-    if (Col == NumColumns || FastRules::number(Ptr, End, V) != Scan::Ok)
+    if (Col == NumColumns || Rules::number(Ptr, End, V) != Scan::Ok)
       return Fail();
     Costs[Column[Col]] = V;
   }
@@ -309,7 +336,7 @@ CallgrindReader::tryFastCostLineOf(StringRef Line) {
   Waiting = Pending::None;
   if (!noteRow(Kind, ArrayRef(Values, NumValues), Given))
     RowOverflow = true;
-  return true;
+  return Ptr;
 }
 
 Error CallgrindReader::parseCostLine(StringRef Line) {
@@ -378,15 +405,31 @@ Error CallgrindReader::readLines() {
   // In locals: stores to the rows could otherwise alias LastPos's size.
   bool Fast = fastLinesOk();
   size_t NumPos = LastPos.size();
-  while (nextNonBlankLine(In, Line)) {
-    if (Fast) {
-      if (tryFastCostLine(Line, NumPos)) {
+  for (;;) {
+    // Most lines are cost lines, parsed where they stand, with no search
+    // for their end first (4 % fewer instructions reading (a)).
+    const char *Tried = nullptr;
+    if (Fast && !CRLF && In.wholeLineAhead(Tried))
+      if (const char *NL = tryFastLine<InPlaceRules>(Tried, Tried, NumPos)) {
+        In.passLine(NL + 1);
         if (RowOverflow)
           return error("a cost sum overflows 64 bits");
         continue;
       }
-      if (tryFastCallOrJumpLine(Line, NumPos))
-        continue;
+    // Else the line as nextLine() gives it, tried again unless those very
+    // bytes were: one indented, one the stream held only part of, one
+    // ending in "\r\n".
+    if (!nextNonBlankLine(In, Line))
+      break;
+    bool Same = Line.begin() == Tried && *Line.end() == '\n';
+    if (Fast && !Same &&
+        tryFastLine<FastRules>(Line.begin(), Line.end(), NumPos)) {
+      // A line that failed in place for its '\r's alone: a file converted
+      // to CRLF, whose lines are taken as nextLine() gives them from here.
+      CRLF |= Line.begin() == Tried;
+      if (RowOverflow)
+        return error("a cost sum overflows 64 bits");
+      continue;
     }
     if (Error E = parseLine(Line))
       return E;

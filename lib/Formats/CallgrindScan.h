@@ -133,14 +133,21 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE const char *skipSpaces(const char *P) {
 }
 
 /// The fast path's rules, for a line from InputStream::nextLine() (the byte
-/// after it is '\n' or '\r', so scanners need not check for the end): a
-/// number is 1 to 18 decimal digits, an absolute position also 0x and 1 to
-/// 15 hex digits (profilers write hex only there), so that none needs an
-/// overflow check; tokens are separated by spaces and tabs, which a token
-/// takes with it, so that the next starts where it stops. Anything else is
-/// Bad, and goes the general way.
-struct FastRules {
-  /// Ends a token at P: at the line's end E, or at blanks, which it passes.
+/// after it is '\n' or '\r', so scanners need not check for the end), or,
+/// InPlace, for one parsed where it stands, whose end is its '\n' (which a
+/// line ending in "\r\n" does not reach): a number is 1 to 18 decimal
+/// digits, an absolute position also 0x and 1 to 15 hex digits (profilers
+/// write hex only there), so that none needs an overflow check; tokens are
+/// separated by spaces and tabs, which a token takes with it, so that the
+/// next starts where it stops. Anything else is Bad, and goes the general
+/// way.
+template <bool IsInPlace> struct FastRulesOf {
+  static constexpr bool InPlace = IsInPlace;
+  /// Is P at the end of the line, E (unused InPlace)?
+  LLVM_ATTRIBUTE_ALWAYS_INLINE static bool atEnd(const char *P, const char *E) {
+    return InPlace ? *P == '\n' : P == E;
+  }
+  /// Ends a token at P: at the line's end, or at blanks, which it passes.
   LLVM_ATTRIBUTE_ALWAYS_INLINE static bool endToken(const char *&P,
                                                     const char *E) {
     if (LLVM_LIKELY(*P == ' ')) {
@@ -148,7 +155,7 @@ struct FastRules {
       if (LLVM_LIKELY(static_cast<unsigned char>(*++P) > ' '))
         return true;
     } else if (*P != '\t') {
-      return P == E;
+      return atEnd(P, E);
     }
     P = skipSpaces(P);
     return true;
@@ -175,6 +182,8 @@ struct FastRules {
     return Scan::Ok;
   }
 };
+using FastRules = FastRulesOf<false>;
+using InPlaceRules = FastRulesOf<true>;
 
 /// The general path's rules: every blank, decimal or 0x-hex numbers that
 /// fit 64 bits everywhere.

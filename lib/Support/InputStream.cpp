@@ -49,7 +49,7 @@ void InputStream::readInPlace(StringRef Bytes) {
   InPlace = true;
   Data = Bytes.data();
   InPlaceSize = Bytes.size();
-  Begin = End = 0;
+  Begin = End = LinesEnd = 0;
 }
 
 void InputStream::releaseMapped() {
@@ -72,7 +72,7 @@ void InputStream::leaveInPlace() {
   Data = Buf.data();
   Consumed += Begin;
   End -= Begin;
-  Begin = 0;
+  Begin = LinesEnd = 0;
   InPlace = false;
   if (Map) {
     ::munmap(Map, MapSize);
@@ -509,6 +509,7 @@ bool InputStream::extendInPlace() {
 bool InputStream::fill() {
   if (AtEOF)
     return false;
+  LinesEnd = 0;
   if (InPlace)
     return extendInPlace();
   if (Begin) {
@@ -591,6 +592,18 @@ bool InputStream::nextLineSlow(StringRef &Line) {
   if (!Line.empty() && Line.back() == '\r') // As in nextLine().
     Line = Line.rtrim('\r');
   ++LineNo;
+  return true;
+}
+
+bool InputStream::findLinesEnd() {
+  // Lines are short: the last '\n' is near the end.
+  const char *NL =
+      Begin == End
+          ? nullptr
+          : static_cast<const char *>(memrchr(Data + Begin, '\n', End - Begin));
+  if (!NL)
+    return false;
+  LinesEnd = NL + 1 - Data;
   return true;
 }
 

@@ -234,6 +234,47 @@ TEST(InputStreamTest, PlainFilesInPlace) {
                 .str());
 }
 
+// Readers parse most lines where they stand (wholeLineAhead(), passLine())
+// and take the others from nextLine(), in any mix: lines that cross the
+// quarter megabytes of a mapped file or the refills of a buffer, which move
+// its bytes (gzip data), and a last line without '\n' come out as they are
+// in the file, each counted once.
+TEST(InputStreamTest, LinesInPlaceAmongLinesTaken) {
+  std::string Text;
+  for (unsigned I = 0; Text.size() < (3u << 20); ++I)
+    Text += std::to_string(I) + std::string(I % 89, 'x') + "\n";
+  Text += "last";
+  TempFile Plain(Text), Z(gzip(Text));
+  std::unique_ptr<InputStream> Streams[] = {
+      openFile(Plain.path()), openFile(Z.path()),
+      InputStream::fromBuffer(Text, "mem")};
+  for (std::unique_ptr<InputStream> &In : Streams) {
+    std::string Back;
+    uint64_t Lines = 0, InPlace = 0;
+    for (;;) {
+      const char *Start;
+      if (Lines % 3 != 2 && In->wholeLineAhead(Start)) {
+        const char *NL = Start;
+        while (*NL != '\n')
+          ++NL;
+        Back.append(Start, NL + 1);
+        In->passLine(NL + 1);
+        ++InPlace;
+      } else {
+        StringRef Line;
+        if (!In->nextLine(Line))
+          break;
+        (Back += Line) += '\n';
+      }
+      EXPECT_EQ(In->lineNumber(), ++Lines);
+    }
+    EXPECT_FALSE(bool(In->takeError()));
+    EXPECT_EQ(Back, Text + "\n");
+    EXPECT_GT(InPlace, Lines / 2);
+    EXPECT_EQ(In->tell(), Text.size());
+  }
+}
+
 // Another thread may end a stream at a line it has not taken in yet (the
 // callgrind reader's live split); the stream then ends there, and reads on
 // past it, counting lines anew, once resumed. Mapped and read through a

@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SwapByteOrder.h"
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -110,6 +111,24 @@ public:
     ++LineNo;
     return true;
   }
+  /// For readers that parse the next line in place, from its first byte,
+  /// rather than take it from nextLine(), which first finds its end: Start
+  /// is the line's first byte, and the stream holds a '\n' at or after it,
+  /// at which any scan for the end of a token stops. False when the stream
+  /// holds no whole line; nextLine() then takes in more.
+  bool wholeLineAhead(const char *&Start) {
+    if (LLVM_UNLIKELY(Begin >= LinesEnd) && !findLinesEnd())
+      return false;
+    Start = Data + Begin;
+    return true;
+  }
+  /// Moves on past a line parsed in place, to Next, the byte after its
+  /// '\n'.
+  void passLine(const char *Next) {
+    assert(Next > Data + Begin && Next <= Data + LinesEnd && Next[-1] == '\n');
+    Begin = Next - Data;
+    ++LineNo;
+  }
   /// The next line that holds byte A or B, passing over the lines between,
   /// for readers that skim for a few kinds of lines: a fraction of the work
   /// of taking every line. As nextLine() otherwise, but lineNumber() does
@@ -186,6 +205,7 @@ private:
   /// Copies the unread bytes in place to Buf and reads no more of them.
   void leaveInPlace();
   bool nextLineSlow(llvm::StringRef &Line);
+  bool findLinesEnd();
   /// The first '\n' in [P, E), or null. Sixteen or eight bytes at a time:
   /// lines are short, and a call to memchr costs more than scanning them.
   static const char *findNewline(const char *P, const char *E) {
@@ -222,6 +242,9 @@ private:
   // The bytes lines come from: Buf's, or the bytes in place.
   const char *Data = nullptr;
   size_t Begin = 0, End = 0;
+  // One past the last '\n' in [Begin, End) when wholeLineAhead() looked,
+  // while Data and End stand; 0 once fill() moves them.
+  size_t LinesEnd = 0;
   uint64_t Consumed = 0; // Bytes before Data[0].
   // Bytes in place (readInPlace(), mapFile()): End grows by a chunk at a
   // time up to InPlaceSize, as if they were read.
