@@ -9,7 +9,7 @@ packages=(
   # LLVM 19 (ours; the preinstalled LLVM 14 is not used).
   llvm-19 llvm-19-dev llvm-19-tools clang-19 libclang-rt-19-dev libfuzzer-19-dev
   # Libraries.
-  zlib1g-dev libzstd-dev libiberty-dev libgtest-dev libbenchmark-dev
+  zlib1g-dev libisal-dev libzstd-dev libiberty-dev libgtest-dev libbenchmark-dev
   libsimdjson-dev libgraphviz-dev
   # Real tools the lit tests run and compare against.
   valgrind binutils gzip time gawk mawk php-cli php-xdebug graphviz

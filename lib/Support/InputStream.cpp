@@ -12,11 +12,11 @@
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
+#include <isa-l/igzip_lib.h>
 #include <mutex>
 #include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
-#include <zlib.h>
 
 using namespace profkit;
 using namespace llvm;
@@ -206,8 +206,6 @@ public:
         MaxThreads(MaxThreads) {}
   ~FileStream() override {
     Ahead.reset(); // Joins the thread that inflates.
-    if (Compressed)
-      inflateEnd(&Z);
     if (OwnsFD)
       ::close(FD);
   }
@@ -227,7 +225,8 @@ private:
   /// Maps the file if it is a regular file of plain (not gzip) bytes.
   bool mapIfPlain();
   Expected<size_t> inflateInto(char *Out, size_t Size);
-  /// Reads more compressed bytes once zlib has used up the ones it had.
+  /// Reads more compressed bytes once the inflater has used up the ones it
+  /// had.
   Error refillCompressed();
 
   int FD;
@@ -238,10 +237,11 @@ private:
   // in it; -1 for a pipe.
   off_t Start;
   unsigned MaxThreads; // -threads: 1 inflates on the reader's thread.
-  z_stream Z{};
+  // ISA-L's inflater (87 KB): three to five times as fast as zlib's.
+  std::unique_ptr<inflate_state> Z;
   std::vector<unsigned char> ZIn; // Compressed bytes not yet inflated.
   std::vector<char> Pending;      // Plain bytes read while sniffing the magic.
-  bool RawEOF = false, StreamEnded = false;
+  bool RawEOF = false;
   // Inflates on another thread (files on a machine of several cores).
   std::unique_ptr<ReadAhead> Ahead;
 };
@@ -359,11 +359,11 @@ Error FileStream::init() {
     Compressed = true;
     ZIn.assign(Pending.begin(), Pending.end());
     Pending.clear();
-    if (inflateInit2(&Z, 15 + 16) != Z_OK)
-      return createStringError(make_error_code(ErrorCode::Malformed),
-                               "%s: cannot initialize zlib", name().c_str());
-    Z.next_in = ZIn.data();
-    Z.avail_in = ZIn.size();
+    Z = std::make_unique<inflate_state>();
+    isal_inflate_init(Z.get());
+    Z->crc_flag = ISAL_GZIP; // The gzip header and trailer, checked.
+    Z->next_in = ZIn.data();
+    Z->avail_in = ZIn.size();
     // Memory buffers (tests, fuzzers) are small: no thread for them.
     if (FD >= 0 && availableThreads(MaxThreads) > 1)
       Ahead = std::make_unique<ReadAhead>(
@@ -374,47 +374,68 @@ Error FileStream::init() {
 }
 
 Error FileStream::refillCompressed() {
-  if (Z.avail_in || RawEOF)
+  if (Z->avail_in || RawEOF)
     return Error::success();
   ZIn.resize(Chunk);
   Expected<size_t> N = readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
   if (!N)
     return N.takeError();
   RawEOF = !*N;
-  Z.next_in = ZIn.data();
-  Z.avail_in = *N;
+  Z->next_in = ZIn.data();
+  Z->avail_in = *N;
   return Error::success();
 }
 
+/// What is wrong with gzip data that ISA-L's inflate returned RC for.
+static const char *inflateProblem(int RC) {
+  switch (RC) {
+  case ISAL_INVALID_BLOCK:
+    return "invalid block";
+  case ISAL_INVALID_SYMBOL:
+    return "invalid code";
+  case ISAL_INVALID_LOOKBACK:
+    return "invalid distance too far back";
+  case ISAL_INVALID_WRAPPER:
+    return "invalid gzip header";
+  case ISAL_UNSUPPORTED_METHOD:
+    return "unknown compression method";
+  case ISAL_INCORRECT_CHECKSUM:
+    return "the trailer's checksum or length does not match the data";
+  default:
+    return "inflate failed";
+  }
+}
+
 Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
-  Z.next_out = reinterpret_cast<unsigned char *>(Out);
-  Z.avail_out = Size;
-  while (Z.avail_out == Size) {
-    if (StreamEnded) {
-      // Concatenated gzip members (as `cat a.gz b.gz` makes) continue.
-      if (Error E = refillCompressed())
-        return std::move(E);
-      if (!Z.avail_in)
-        return 0;
-      inflateReset(&Z);
-      StreamEnded = false;
-    }
+  Z->next_out = reinterpret_cast<uint8_t *>(Out);
+  Z->avail_out = Size;
+  while (Z->avail_out == Size) {
     if (Error E = refillCompressed())
       return std::move(E);
-    int RC = inflate(&Z, Z_NO_FLUSH);
-    if (RC == Z_STREAM_END) {
-      StreamEnded = true;
-      continue;
+    if (Z->block_state == ISAL_BLOCK_FINISH) {
+      // Concatenated gzip members (as `cat a.gz b.gz` makes) continue.
+      if (!Z->avail_in)
+        return 0;
+      uint8_t *In = Z->next_in;
+      uint32_t Left = Z->avail_in;
+      isal_inflate_reset(Z.get()); // Keeps crc_flag.
+      Z->next_in = In;
+      Z->avail_in = Left;
+      Z->next_out = reinterpret_cast<uint8_t *>(Out);
+      Z->avail_out = Size;
     }
-    if (RC == Z_BUF_ERROR && RawEOF && !Z.avail_in)
-      return createStringError(make_error_code(ErrorCode::Malformed),
-                               "%s: truncated gzip data", name().c_str());
-    if (RC != Z_OK && RC != Z_BUF_ERROR)
+    uint32_t InBefore = Z->avail_in;
+    if (int RC = isal_inflate(Z.get()); RC < 0)
       return createStringError(make_error_code(ErrorCode::Malformed),
                                "%s: corrupt gzip data: %s", name().c_str(),
-                               Z.msg ? Z.msg : "inflate failed");
+                               inflateProblem(RC));
+    // No byte in, none out: the input ended inside a member.
+    if (Z->avail_in == InBefore && Z->avail_out == Size &&
+        Z->block_state != ISAL_BLOCK_FINISH)
+      return createStringError(make_error_code(ErrorCode::Malformed),
+                               "%s: truncated gzip data", name().c_str());
   }
-  return Size - Z.avail_out;
+  return Size - Z->avail_out;
 }
 
 Expected<size_t> FileStream::readRaw(char *Out, size_t Size) {

@@ -156,7 +156,8 @@ TEST(InputStreamTest, BrokenGzipFiles) {
   Corrupt[Corrupt.size() - 6] ^= 0xff; // The CRC of the data.
   std::pair<std::string, StringRef> Cases[] = {
       {Z.substr(0, Z.size() - 12), "truncated gzip data"},
-      {Corrupt, "corrupt gzip data: incorrect data check"}};
+      {Corrupt, "corrupt gzip data: the trailer's checksum or length does not "
+                "match the data"}};
   for (auto &[Data, Message] : Cases) {
     TempFile F(Data);
     Expected<std::unique_ptr<MemoryBuffer>> All = openFile(F.path())->readAll();

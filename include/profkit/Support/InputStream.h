@@ -1,8 +1,9 @@
 //===- InputStream.h - Streaming, decompressing input ----------*- C++ -*-===//
 //
 // Reads a file (or stdin for "-") in bounded chunks, inflating gzip data on
-// the fly when the file starts with the gzip magic, whatever its name (on a
-// second thread, a few megabytes ahead, when the machine has two cores). A
+// the fly when the file starts with the gzip magic, whatever its name (with
+// ISA-L's inflate, on a second thread, a few megabytes ahead, when the
+// machine has two cores). A
 // plain regular file is mapped, not read: its lines come straight from the
 // page cache, and the pages behind the reader are let go as it goes on, so
 // it holds about a chunk of the file at a time. Text readers take one line
