@@ -819,8 +819,17 @@ profkit::readCallgrind(InputStream &In, const ReadOptions &Opts) {
   std::optional<uint64_t> Size = In.splittableSize();
   // Slices are handed over in file order, by a reader of the whole file.
   unsigned Pieces = Opts.Slice ? 1 : piecesFor(Size, Opts);
+  // Each piece of gzip data is inflated from the file's start, and so is
+  // each split fixed in advance (more than two pieces): past two pieces,
+  // inflating again costs more than the pieces save.
+  if (In.isCompressed() && Pieces > 2) {
+    if (Opts.Threads)
+      Opts.Note(In.name() + ": read in 2 pieces, not " + Twine(Pieces) +
+                ": each piece of gzip data is inflated from its start");
+    Pieces = 2;
+  }
   if (Pieces > 1) {
-    std::string Why = "the input is not a plain file (gzip data or a pipe)";
+    std::string Why = "the input is a pipe, not a file";
     if (Size) {
       Expected<std::unique_ptr<Profile>> P =
           readInPieces(In, *Size, Pieces, Opts, Why);

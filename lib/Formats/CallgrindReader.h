@@ -167,6 +167,7 @@ private:
 };
 
 class LiveSplit;
+class SplitFinder;
 
 /// A file read in pieces on several threads (readInPieces()) has a head
 /// reader for the first piece and a tail reader for each other; a file read
@@ -189,9 +190,17 @@ public:
   /// reads its own piece; the part it ends in stays open unless Last. What
   /// stops the merge (an error: only reading in one piece gives its line)
   /// is kept in TailFailure; warnings wait in TailWarnings. With Live, the
-  /// last tail chooses where its piece starts as it skims, and Before is
-  /// its own stream too, cut there.
+  /// last tail chooses where its piece starts as it skims (skimToSplit()),
+  /// and Before is its own stream too: the whole file.
   void readTail(InputStream &Before, bool Last, LiveSplit *Live = nullptr);
+  /// Tail: skims a line of the pieces before its own; false, with
+  /// TailFailure set, on an error.
+  bool skimLine(llvm::StringRef Line);
+  /// Live tail: skims on, line by line, to the first line its piece can
+  /// start at, and cuts the head's stream there; Before then stands at it.
+  /// If there is none or the head has passed it, the head reads the whole
+  /// file. False, with TailFailure set, on an error.
+  bool skimToSplit(InputStream &Before, LiveSplit &Live);
   /// Head: checks that its piece and the tail's agree at the split and
   /// moves the head's parts into the tail's profile, which has the names of
   /// both. Fails, saying why, when it cannot; the file is then read in one

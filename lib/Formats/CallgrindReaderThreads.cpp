@@ -31,30 +31,128 @@ void CallgrindReader::releaseWarnings() {
 /// Where the two pieces of a file read on two threads split, chosen while
 /// they are read: the head reads from the start; the tail skims from the
 /// start and, once the head has as far to go to where the tail stands as
-/// the tail has to the end, cuts both streams at the next `fn=` line it
-/// can start at. Both then end together, whatever skimming costs against
-/// reading in this file and however the machine shares its cores out,
-/// where pieces fixed in advance leave one thread waiting for the other.
-/// When the head has taken in that line already (it takes its bytes a
-/// quarter megabyte ahead) or the tail never gets so far ahead, the head
-/// reads the whole file.
+/// the tail has to the end, looks on in its own stream for the next `fn=`
+/// line it can start at and cuts the head's stream there. Both then end
+/// together, whatever skimming costs against reading in this file and
+/// however the machine shares its cores out, where pieces fixed in advance
+/// leave one thread waiting for the other. When the head has taken in that
+/// line already (it takes its bytes a quarter megabyte ahead) or the tail
+/// never gets so far ahead, the head reads the whole file.
 class profkit::callgrind::LiveSplit {
 public:
-  LiveSplit(const InputStream &File, uint64_t Size) : File(File), Size(Size) {}
-  /// The tail has skimmed to offset X: cuts there if it is time. False:
-  /// stop skimming, the head reads the whole file.
-  bool skimmedTo(uint64_t X);
-  /// Where the tail's piece starts, if the streams were cut.
+  LiveSplit(uint64_t Size) : Size(Size) {}
+  enum Verdict { Skim, Split, GiveUp };
+  /// The tail has skimmed to offset X: Split once it is time to look for
+  /// where its piece starts; GiveUp when the head has taken in the whole
+  /// file.
+  Verdict skimmedTo(uint64_t X);
+  /// The tail's piece starts at At: cuts the head's stream there. False if
+  /// the head has taken that line in already.
+  bool splitAt(uint64_t Split) {
+    if (!Head.cut(Split))
+      return false;
+    At = Split;
+    return true;
+  }
+  /// Where the tail's piece starts, if the head's stream was cut.
   std::optional<uint64_t> at() const { return At; }
-  CutPoint Head, Tail;
+  CutPoint Head;
 
 private:
   /// How often the tail looks at where the head stands.
   static constexpr uint64_t CheckEvery = 256 << 10;
-  const InputStream &File;
   uint64_t Size, NextCheck = 0;
   std::optional<uint64_t> At;
 };
+
+/// Looks, line by line, for a `fn=` line a tail piece can start at: one
+/// whose positions, up to its first cost line, are absolute, as callgrind
+/// writes them, so that the tail needs none from the head.
+class profkit::callgrind::SplitFinder {
+public:
+  enum Verdict {
+    Pass,      // Nothing decided.
+    Candidate, // A `fn=` line, the candidate now (in place of any before).
+    Found,     // The line confirms the candidate.
+    Rejected,  // The line rules the candidate out.
+  };
+  /// The next line, which starts at offset At.
+  Verdict next(StringRef Line, uint64_t At);
+  /// The candidate's offset.
+  uint64_t candidate() const { return *Cand; }
+  bool pending() const { return Cand.has_value(); }
+
+private:
+  std::optional<uint64_t> Cand;
+};
+
+bool CallgrindReader::skimLine(StringRef Line) {
+  size_t Blanks = 0; // The line holds '=' or ':': it is not all blanks.
+  while (isBlank(Line[Blanks]))
+    ++Blanks;
+  Line = Line.drop_front(Blanks);
+  if (startsCostLine(Line[0]))
+    return true;
+  // A jump without jfi= or jfn= before it names no function: the head
+  // reads its counts. That is most jumps, about a quarter of the lines here.
+  if (!HaveJumpFile && !HaveJumpFunction &&
+      (Line.starts_with("jcnd=") || Line.starts_with("jump=")))
+    return true;
+  if (Error E = parseLine(Line)) {
+    consumeError(std::move(E));
+    TailFailure = "an error before the split";
+    return false;
+  }
+  return true;
+}
+
+bool CallgrindReader::skimToSplit(InputStream &Before, LiveSplit &Live) {
+  // Every line now, for SplitFinder; those after a candidate are skimmed
+  // only once it is ruled out (they are the tail's own if it is not).
+  SplitFinder Finder;
+  StringRef Line;
+  // Skims the lines from the mark up to offset To (or through the line
+  // that starts there).
+  auto SkimFromMark = [&](uint64_t To, bool Through) {
+    Before.rewind();
+    while (Before.tell() < To + Through && Before.nextLine(Line))
+      if (Line.find_first_of("=:") != StringRef::npos && !skimLine(Line))
+        return false;
+    return true;
+  };
+  for (;;) {
+    uint64_t At = Before.tell();
+    if (!Finder.pending())
+      Before.mark();
+    if (!Before.nextLine(Line))
+      return true; // No line to start at: the head reads the whole file.
+    bool WasPending = Finder.pending();
+    switch (Finder.next(Line, At)) {
+    case SplitFinder::Candidate:
+      if (WasPending) { // The lines from the one before are the head's.
+        if (!SkimFromMark(At, false))
+          return false;
+        Before.mark();
+        Before.nextLine(Line);
+      }
+      continue;
+    case SplitFinder::Found:
+      Before.rewind(); // Its own piece; lines count from the split.
+      // If the head has passed it, it reads the whole file.
+      Live.splitAt(Finder.candidate());
+      return true;
+    case SplitFinder::Rejected:
+      if (!SkimFromMark(At, true))
+        return false;
+      continue;
+    case SplitFinder::Pass:
+      if (!WasPending && Line.find_first_of("=:") != StringRef::npos &&
+          !skimLine(Line))
+        return false;
+      continue;
+    }
+  }
+}
 
 void CallgrindReader::readTail(InputStream &Before, bool Last,
                                LiveSplit *Live) {
@@ -65,39 +163,29 @@ void CallgrindReader::readTail(InputStream &Before, bool Last,
   // readers fail on.
   Skimming = true;
   StringRef Line;
-  while (Before.nextLineContaining(Line, '=', ':')) {
-    if (Live && !Live->skimmedTo(Before.tell())) {
-      TailFailure = "the head read the whole file";
-      return;
+  bool TimeToSplit = false;
+  while (!TimeToSplit && Before.nextLineContaining(Line, '=', ':')) {
+    if (Live) {
+      LiveSplit::Verdict V = Live->skimmedTo(Before.tell());
+      if (V == LiveSplit::GiveUp) {
+        TailFailure = "the head read the whole file";
+        return;
+      }
+      TimeToSplit = V == LiveSplit::Split;
     }
-    size_t Blanks = 0; // The line holds '=' or ':': it is not all blanks.
-    while (isBlank(Line[Blanks]))
-      ++Blanks;
-    Line = Line.drop_front(Blanks);
-    if (startsCostLine(Line[0]))
-      continue;
-    // A jump without jfi= or jfn= before it names no function: the head
-    // reads its counts. That is most jumps, about a quarter of the lines here.
-    if (!HaveJumpFile && !HaveJumpFunction &&
-        (Line.starts_with("jcnd=") || Line.starts_with("jump=")))
-      continue;
-    if (Error E = parseLine(Line)) {
-      consumeError(std::move(E));
-      TailFailure = "an error before the split";
+    if (!skimLine(Line))
       return;
-    }
   }
+  if (TimeToSplit && !skimToSplit(Before, *Live))
+    return;
   if (Error E = Before.takeError()) {
     consumeError(std::move(E));
     TailFailure = "an error before the split";
     return;
   }
-  if (Live) {
-    if (!Live->at()) {
-      TailFailure = "the head read the whole file";
-      return;
-    }
-    Before.resumeAfterCut(); // Its own piece; lines count from the split.
+  if (Live && !Live->at()) {
+    TailFailure = "the head read the whole file";
+    return;
   }
   Skimming = false;
   if (!Cur || !HaveEvents) {
@@ -302,10 +390,33 @@ static bool allAbsolute(StringRef Words) {
   return true;
 }
 
-/// The offset of a line at or after Target where the tail piece can start:
-/// a `fn=` line whose positions, up to its first cost line, are absolute,
-/// as callgrind writes them, so that the tail needs none from the head.
-/// 0 if there is none in the next few megabytes.
+SplitFinder::Verdict SplitFinder::next(StringRef Line, uint64_t At) {
+  if (Line.starts_with("fn=")) {
+    Cand = At;
+    return Candidate;
+  }
+  if (!Cand || Line.empty() || Line[0] == '#')
+    return Pass;
+  if (isDigit(Line[0])) {
+    if (allAbsolute(Line))
+      return Found;
+    Cand.reset();
+    return Rejected;
+  }
+  size_t Eq = Line.find('=');
+  StringRef Key = Line.take_front(Eq);
+  if (Eq == StringRef::npos || Key.empty() ||
+      !all_of(Key, [](char C) { return isLower(C); }) ||
+      (is_contained({"calls", "jump", "jcnd"}, Key) &&
+       !allAbsolute(Line.drop_front(Eq + 1)))) {
+    Cand.reset(); // A relative position, a header line, ...
+    return Rejected;
+  }
+  return Pass;
+}
+
+/// The offset of a line at or after Target where a tail piece can start
+/// (SplitFinder); 0 if there is none in the next few megabytes.
 static uint64_t findSplit(const InputStream &In, uint64_t Target,
                           uint64_t Size) {
   std::unique_ptr<InputStream> W =
@@ -313,58 +424,24 @@ static uint64_t findSplit(const InputStream &In, uint64_t Target,
   StringRef Line;
   if (!W->nextLine(Line)) // Most likely a part of a line.
     return 0;
-  uint64_t Candidate = 0;
+  SplitFinder Finder;
   for (;;) {
     uint64_t At = Target + W->tell();
     if (!W->nextLine(Line))
       return 0;
-    if (Line.starts_with("fn=")) {
-      Candidate = At;
-      continue;
-    }
-    if (!Candidate || Line.empty() || Line[0] == '#')
-      continue;
-    if (isDigit(Line[0])) {
-      if (allAbsolute(Line))
-        return Candidate;
-      Candidate = 0;
-      continue;
-    }
-    size_t Eq = Line.find('=');
-    StringRef Key = Line.take_front(Eq);
-    if (Eq == StringRef::npos || Key.empty() ||
-        !all_of(Key, [](char C) { return isLower(C); }) ||
-        (is_contained({"calls", "jump", "jcnd"}, Key) &&
-         !allAbsolute(Line.drop_front(Eq + 1))))
-      Candidate = 0; // A relative position, a header line, ...
+    if (Finder.next(Line, At) == SplitFinder::Found)
+      return Finder.candidate();
   }
 }
 
-bool LiveSplit::skimmedTo(uint64_t X) {
-  if (At)
-    return true;
+LiveSplit::Verdict LiveSplit::skimmedTo(uint64_t X) {
   if (X < NextCheck)
-    return true;
+    return Skim;
   NextCheck = X + CheckEvery;
   uint64_t HeadAt = Head.takenIn();
   if (HeadAt >= Size)
-    return false;
-  if (X - std::min(X, HeadAt) < Size - X)
-    return true;
-  // The head takes in its bytes a chunk ahead of where it reads, the tail
-  // too: the split is past both.
-  uint64_t From = std::max(X, Tail.takenIn());
-  uint64_t Split = From < Size ? findSplit(File, From, Size) : 0;
-  if (!Split) { // No `fn=` line to start at in the next megabytes.
-    NextCheck = From + (4 << 20);
-    return true;
-  }
-  if (!Head.cut(Split))
-    return false;
-  [[maybe_unused]] bool TailCut = Tail.cut(Split);
-  assert(TailCut && "the tail's stream is cut past what it has taken in");
-  At = Split;
-  return true;
+    return GiveUp;
+  return X - std::min(X, HeadAt) < Size - X ? Skim : Split;
 }
 
 /// The work of skimming a part of the file for its names, as a share of the
@@ -442,7 +519,7 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
   std::optional<LiveSplit> Live;
   std::vector<uint64_t> Splits; // Where each tail's piece starts.
   if (Pieces == 2 && !Opts.Threads) {
-    Live.emplace(In, Size);
+    Live.emplace(Size);
     Splits.push_back(Size); // The head's stream ends where the tail cuts it.
   } else {
     Splits = fixedSplits(In, Size, Pieces);
@@ -467,7 +544,6 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
   if (Live) {
     Streams.back()->setCutPoint(&Live->Head);
     InputStream &Tail = Range(0, Size);
-    Tail.setCutPoint(&Live->Tail);
     Tails.push_back(std::make_unique<CallgrindReader>(Tail, Opts, Role::Tail));
     Threads.emplace_back([&Reader = *Tails.back(), &Tail, &Live] {
       Reader.readTail(Tail, /*Last=*/true, &*Live);

@@ -4,6 +4,7 @@
 #include "profkit/Support/Error.h"
 #include "profkit/Support/Threads.h"
 #include "llvm/ADT/FunctionExtras.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/Errno.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
@@ -56,7 +57,7 @@ void InputStream::releaseMapped() {
   // The pages are the file's (a private mapping never written): one looked
   // at again, by a caller that kept a line too long, is read in again.
   uint64_t PageSize = sys::Process::getPageSizeEstimate();
-  size_t Upto = alignDown(MapOffset + Begin, PageSize);
+  size_t Upto = alignDown(MapOffset + keptFrom(), PageSize);
   // A megabyte at a time: each madvise() flushes the TLB of every core the
   // process runs on, which took 5 % of the CPU time of reading (d) on two
   // threads at every quarter megabyte.
@@ -68,11 +69,13 @@ void InputStream::releaseMapped() {
 }
 
 void InputStream::leaveInPlace() {
-  Buf.assign(Data + Begin, Data + End);
+  size_t Keep = keptFrom();
+  Buf.assign(Data + Keep, Data + End);
   Data = Buf.data();
-  Consumed += Begin;
-  End -= Begin;
-  Begin = LinesEnd = 0;
+  Consumed += Keep;
+  End -= Keep;
+  Begin -= Keep;
+  LinesEnd = 0;
   InPlace = false;
   if (Map) {
     ::munmap(Map, MapSize);
@@ -222,6 +225,12 @@ private:
   Expected<size_t> readFD(char *Out, size_t Size);
   /// The bytes of a regular file from Start on.
   std::optional<uint64_t> regularFileSize() const;
+  /// The inflated size the gzip trailer gives, if the input is a regular
+  /// file or a buffer: that of the last member, modulo 2^32.
+  std::optional<uint64_t> trailerSize() const;
+  /// inflateInto() of a range: passes over the bytes before it, stops at
+  /// its end.
+  Expected<size_t> inflateRange(char *Out, size_t Size);
   /// Maps the file if it is a regular file of plain (not gzip) bytes.
   bool mapIfPlain();
   Expected<size_t> inflateInto(char *Out, size_t Size);
@@ -237,6 +246,14 @@ private:
   // in it; -1 for a pipe.
   off_t Start;
   unsigned MaxThreads; // -threads: 1 inflates on the reader's thread.
+  // A range of gzip data (range()) reads the file with pread() from ReadAt
+  // on, as its descriptor is shared, and inflates it from the start: Skip
+  // bytes to pass over, then Left, or the rest when null.
+  std::optional<uint64_t> ReadAt;
+  uint64_t Skip = 0;
+  std::optional<uint64_t> Left;
+  // Where a range reads to the end: the trailer's inflated size.
+  std::optional<uint64_t> DecodedSize;
   // ISA-L's inflater (87 KB): three to five times as fast as zlib's.
   std::unique_ptr<inflate_state> Z;
   std::vector<unsigned char> ZIn; // Compressed bytes not yet inflated.
@@ -281,7 +298,7 @@ std::unique_ptr<InputStream> InputStream::range(uint64_t, uint64_t) const {
 
 std::optional<uint64_t> FileStream::splittableSize() const {
   if (Compressed)
-    return std::nullopt;
+    return DecodedSize;
   if (FD < 0)
     return Whole.size();
   return regularFileSize();
@@ -296,8 +313,45 @@ std::optional<uint64_t> FileStream::regularFileSize() const {
   return Status.getSize() - Start;
 }
 
+std::optional<uint64_t> FileStream::trailerSize() const {
+  constexpr size_t SmallestMember = 18; // Header, empty deflate, trailer.
+  char Trailer[4];
+  if (FD < 0) {
+    if (Whole.size() < SmallestMember)
+      return std::nullopt;
+    memcpy(Trailer, Whole.end() - 4, 4);
+  } else {
+    std::optional<uint64_t> Size = regularFileSize();
+    if (!Size || *Size < SmallestMember)
+      return std::nullopt;
+    Expected<size_t> N = readFrom(FD, Trailer, 4, Start + *Size - 4, name());
+    if (!N || *N != 4) {
+      consumeError(N.takeError()); // Reading gives the error again.
+      return std::nullopt;
+    }
+  }
+  uint32_t Size = support::endian::read32le(Trailer);
+  return Size ? std::optional<uint64_t>(Size) : std::nullopt;
+}
+
 std::unique_ptr<InputStream> FileStream::range(uint64_t Offset,
                                                uint64_t Length) const {
+  if (Compressed) {
+    // Inflated from the start on the reader's thread, a stream of its own.
+    auto S = std::make_unique<FileStream>(FD, false, name(), Whole, 1);
+    S->Chunk = Chunk;
+    S->Start = Start;
+    S->ReadAt = Start;
+    S->Skip = Offset;
+    // The trailer may give less than the whole (several members, 4 GB or
+    // more): a range to where it ends reads to the true end.
+    if (Offset + Length < *DecodedSize)
+      S->Left = Length;
+    S->DecodedSize = DecodedSize;
+    if (Error E = S->init())
+      S->setError(std::move(E)); // Reported by the first read.
+    return S;
+  }
   if (FD < 0)
     return InputStream::fromBuffer(Whole.substr(Offset, Length), name());
   return std::make_unique<FileRangeStream>(FD, Start + Offset, Length, name());
@@ -310,7 +364,10 @@ Expected<size_t> FileStream::readFD(char *Out, size_t Size) {
     Mem = Mem.drop_front(N);
     return N;
   }
-  return readFrom(FD, Out, Size, std::nullopt, name());
+  Expected<size_t> N = readFrom(FD, Out, Size, ReadAt, name());
+  if (N && ReadAt)
+    *ReadAt += *N;
+  return N;
 }
 
 /// Do Bytes start a gzip member (1f 8b)?
@@ -364,6 +421,8 @@ Error FileStream::init() {
     Z->crc_flag = ISAL_GZIP; // The gzip header and trailer, checked.
     Z->next_in = ZIn.data();
     Z->avail_in = ZIn.size();
+    if (!DecodedSize)
+      DecodedSize = trailerSize();
     // Memory buffers (tests, fuzzers) are small: no thread for them.
     if (FD >= 0 && availableThreads(MaxThreads) > 1)
       Ahead = std::make_unique<ReadAhead>(
@@ -438,11 +497,28 @@ Expected<size_t> FileStream::inflateInto(char *Out, size_t Size) {
   return Size - Z->avail_out;
 }
 
+Expected<size_t> FileStream::inflateRange(char *Out, size_t Size) {
+  while (Skip) {
+    Expected<size_t> N = inflateInto(Out, std::min<uint64_t>(Size, Skip));
+    if (!N || !*N)
+      return N; // The data ends before the range.
+    Skip -= *N;
+  }
+  if (Left)
+    Size = std::min<uint64_t>(Size, *Left);
+  if (!Size)
+    return 0;
+  Expected<size_t> N = inflateInto(Out, Size);
+  if (N && Left)
+    *Left -= *N;
+  return N;
+}
+
 Expected<size_t> FileStream::readRaw(char *Out, size_t Size) {
   if (Ahead)
     return Ahead->read(Out, Size);
   if (Compressed)
-    return inflateInto(Out, Size);
+    return inflateRange(Out, Size);
   if (!Pending.empty()) {
     size_t N = std::min(Size, Pending.size());
     memcpy(Out, Pending.data(), N);
@@ -533,11 +609,11 @@ bool InputStream::fill() {
   LinesEnd = 0;
   if (InPlace)
     return extendInPlace();
-  if (Begin) {
-    memmove(Buf.data(), Buf.data() + Begin, End - Begin);
-    End -= Begin;
-    Consumed += Begin;
-    Begin = 0;
+  if (size_t Keep = keptFrom()) {
+    memmove(Buf.data(), Buf.data() + Keep, End - Keep);
+    End -= Keep;
+    Consumed += Keep;
+    Begin -= Keep;
   }
   if (overLimit())
     return false;

@@ -135,6 +135,18 @@ public:
   /// of taking every line. As nextLine() otherwise, but lineNumber() does
   /// not count the lines passed over.
   bool nextLineContaining(llvm::StringRef &Line, char A, char B);
+  /// Keeps the bytes from the next unread one on until rewind(), for a
+  /// reader that looks a few lines ahead before it decides how to take
+  /// them.
+  void mark() { Mark = tell(); }
+  /// Back to the mark, which it drops; lines are numbered from 1 again from
+  /// there.
+  void rewind() {
+    assert(Mark && *Mark >= Consumed && "rewind() without mark()");
+    Begin = *Mark - Consumed;
+    Mark.reset();
+    LineNo = 0;
+  }
   /// The number of the line nextLine() returned last (1-based).
   uint64_t lineNumber() const { return LineNo; }
   /// The error that stopped nextLine(), if any.
@@ -159,15 +171,8 @@ public:
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readAll();
 
   /// Lets another thread end the stream early through C (before the first
-  /// read), which outlives the stream or resumeAfterCut().
+  /// read), which outlives the stream.
   void setCutPoint(CutPoint *C) { Cut = C; }
-  /// At the end where the stream was cut: reads on past it, numbering lines
-  /// from 1 again.
-  void resumeAfterCut() {
-    Cut = nullptr;
-    AtEOF = false;
-    LineNo = 0;
-  }
 
   /// Caps the (decompressed) bytes held at once, that is the longest line
   /// and what readAll() returns, at MaxBytes; 0 is no limit. Past it,
@@ -201,6 +206,10 @@ private:
   }
   /// Fails reading if a line would hold more than the memory limit.
   bool overLimit();
+  /// The first byte to keep: the next unread one, or the mark.
+  size_t keptFrom() const {
+    return Mark ? std::min<size_t>(Begin, *Mark - Consumed) : Begin;
+  }
   /// Lets go of the mapped pages before the unread bytes.
   void releaseMapped();
   /// Copies the unread bytes in place to Buf and reads no more of them.
@@ -247,6 +256,7 @@ private:
   // while Data and End stand; 0 once fill() moves them.
   size_t LinesEnd = 0;
   uint64_t Consumed = 0; // Bytes before Data[0].
+  std::optional<uint64_t> Mark; // Where rewind() goes back to.
   // Bytes in place (readInPlace(), mapFile()): End grows by a chunk at a
   // time up to InPlaceSize, as if they were read.
   bool InPlace = false;
