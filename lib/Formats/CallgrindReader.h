@@ -298,8 +298,10 @@ private:
   llvm::Error numberError(Scan S, llvm::StringRef Tok) const;
   llvm::Error parsePosition(llvm::StringRef &Line, unsigned Column,
                             uint64_t &Out, bool Update);
+  /// The positions of a cost line, relative to those of the last self
+  /// cost line; Update: this is one.
   llvm::Error parsePositions(llvm::StringRef &Line,
-                             llvm::MutableArrayRef<uint64_t> Out);
+                             llvm::MutableArrayRef<uint64_t> Out, bool Update);
   llvm::Error parseCosts(llvm::StringRef Line,
                          llvm::SmallVectorImpl<uint64_t> &Out, size_t Offset);
   llvm::Error parseEvents(llvm::StringRef Value);

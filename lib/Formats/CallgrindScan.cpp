@@ -60,9 +60,10 @@ Error CallgrindReader::parsePosition(StringRef &Line, unsigned Column,
 }
 
 Error CallgrindReader::parsePositions(StringRef &Line,
-                                      MutableArrayRef<uint64_t> Out) {
+                                      MutableArrayRef<uint64_t> Out,
+                                      bool Update) {
   for (unsigned I = 0; I != Out.size(); ++I)
-    if (Error E = parsePosition(Line, I, Out[I], /*Update=*/true))
+    if (Error E = parsePosition(Line, I, Out[I], Update))
       return E;
   return Error::success();
 }
@@ -314,8 +315,9 @@ CallgrindReader::tryFastCostLineOf(const char *Ptr, const char *End) {
     }
   }
 
-  for (unsigned I = 0; I != NumPos; ++I)
-    Last[I] = Row[I];
+  if (Self) // As in parseCostLine().
+    for (unsigned I = 0; I != NumPos; ++I)
+      Last[I] = Row[I];
   // callgrind has no inline sites: inlined code is the function's, in its
   // fi= file.
   const RowLayout L{NumPos};
@@ -353,7 +355,9 @@ Error CallgrindReader::parseCostLine(StringRef Line) {
                      : Waiting == Pending::Jump
                          ? static_cast<RowKeyBuilder &>(PendingJump)
                          : Self;
-  if (Error E = parsePositions(Line, K.position()))
+  // The position of a call's or a jump's line is not one later lines are
+  // relative to: valgrind writes them relative to the last self cost line.
+  if (Error E = parsePositions(Line, K.position(), Waiting == Pending::None))
     return E;
   K.setSourceFile(SourceFile); // callgrind has no inline sites.
 

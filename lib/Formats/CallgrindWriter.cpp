@@ -4,7 +4,7 @@
 // Writes what valgrind's callgrind writes, in a form callgrind_annotate and
 // KCachegrind read: `event:` lines before `events:` (callgrind_annotate ends
 // the header at `events:`), name compression in callgrind's three shared id
-// tables, subposition compression relative to the last cost line only, jcnd=
+// tables, subposition compression relative to the last self cost line, jcnd=
 // in valgrind's followed/executed form, and `totals:` at the end of each part.
 //
 // Lines are formatted straight into a large buffer that goes to the stream in
@@ -276,6 +276,7 @@ private:
   template <unsigned K> unsigned np() const { return K ? K : NP; }
   template <unsigned K>
   char *formatPosition(char *O, const uint64_t *Pos, uint64_t *Update);
+  template <unsigned K> char *formatCallSite(char *O, const uint64_t *Pos);
   template <unsigned K> bool before(const Row &A, const Row &B) const;
   template <unsigned K> void rows(const FunctionData &FD, const Function &F);
   static constexpr size_t NoLeadingRow = ~size_t(0);
@@ -365,6 +366,28 @@ Formatter::formatPosition(char *O, const uint64_t *Pos, uint64_t *Update) {
   return O;
 }
 
+/// Writes the position of the line after a `calls=` or jump line. valgrind
+/// writes the next line's position relative to the last self cost line's,
+/// as profkit reads it; KCachegrind and callgrind_annotate read it relative
+/// to this one. So `*` where the two are the same, else the absolute
+/// position, and the next line's absolute too.
+template <unsigned K>
+LLVM_ATTRIBUTE_ALWAYS_INLINE char *
+Formatter::formatCallSite(char *O, const uint64_t *Pos) {
+  for (unsigned I = 0; I != np<K>(); ++I) {
+    if (I)
+      *O++ = ' ';
+    uint64_t V = Pos[I];
+    if (V && V == LastPos[I]) {
+      *O++ = '*';
+      continue;
+    }
+    O = HexMask >> I & 1 ? formatHex(O, V) : formatDecimal(O, V);
+    LastPos[I] = 0;
+  }
+  return O;
+}
+
 /// Before in source-file-and-position order: the position leads the key.
 template <unsigned K>
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool Formatter::before(const Row &A,
@@ -422,7 +445,7 @@ template <unsigned K> void Formatter::callRow(const Row &R, const Function &F) {
   *O++ = ' ';
   O = formatPosition<K>(O, L.callTarget(R).data(), nullptr);
   *O++ = '\n';
-  O = formatPosition<K>(O, R.Key.data(), NewPos);
+  O = formatCallSite<K>(O, R.Key.data());
   for (size_t I = 0; I != N; ++I) {
     *O++ = ' ';
     O = formatDecimal(O, V[I]);
@@ -465,7 +488,7 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
   *O++ = ' ';
   O = formatPosition<K>(O, L.jumpTarget(R).data(), nullptr);
   *O++ = '\n';
-  O = formatPosition<K>(O, R.Key.data(), NewPos);
+  O = formatCallSite<K>(O, R.Key.data());
   *O++ = '\n';
   Out.Cur = O;
 }
