@@ -188,15 +188,12 @@ public:
     Ids[FileIds].assign(P.Strings.size(), 0);
     Ids[FunctionIds].assign(P.numFunctions(), 0);
   }
-  /// The id of Entry, assigning the next one if it has none; New says which.
-  unsigned get(IdTable T, uint32_t Entry, bool &New) {
-    uint32_t &Id = Ids[T][Entry];
-    New = !Id;
-    if (New) {
-      Id = ++Given[T];
-      Used[T].note(Entry);
-    }
-    return Id;
+  /// The id of Entry; 0 if it has none yet.
+  unsigned find(IdTable T, uint32_t Entry) const { return Ids[T][Entry]; }
+  /// Gives Entry, which has none, the next id.
+  unsigned assign(IdTable T, uint32_t Entry) {
+    Used[T].note(Entry);
+    return Ids[T][Entry] = ++Given[T];
   }
   /// Forgets every id (a new part), in time proportional to those given
   /// out (a cachegrind file's one part names a million functions).
@@ -215,17 +212,27 @@ private:
   uint32_t Given[3] = {};
 };
 
-/// Writes `(id)`, or `(id) name` at the first use, after a `key=`.
-void writeId(TextBuffer &Out, IdTables &Ids, StringRef S, IdTable T,
+/// Writes `(id)`, or `(id) name` at the first use, after a `key=`; nothing
+/// for an empty name, which has no compressed form (`(1)` would be a
+/// reference). The name is looked up at its first use only: its entry and
+/// bytes are cache misses (half of writing a name, reading and writing
+/// (a)), where its id is one small table's.
+void writeId(TextBuffer &Out, IdTables &Ids, const Profile &P, IdTable T,
              uint32_t Entry) {
-  bool New;
-  unsigned Id = Ids.get(T, Entry, New);
+  unsigned Id = Ids.find(T, Entry);
+  StringRef S; // Written after the id at its first use.
+  if (!Id) {
+    S = entryName(P, T, Entry);
+    if (S.empty())
+      return;
+    Id = Ids.assign(T, Entry);
+  }
   Out.reserve(S.size() + 24);
   char *O = Out.Cur;
   *O++ = '(';
   O = formatDecimal(O, Id);
   *O++ = ')';
-  if (New) {
+  if (!S.empty()) {
     *O++ = ' ';
     memcpy(O, S.data(), S.size());
     O += S.size();
@@ -313,22 +320,27 @@ private:
 } // namespace
 
 void Formatter::name(StringRef Key, uint32_t Entry, IdTable T) {
-  StringRef S = entryName(P, T, Entry);
-  Out.reserve(Key.size() + S.size() + 24);
+  Out.reserve(Key.size() + 1); // The '\n' after a Ref or an empty name.
   memcpy(Out.Cur, Key.data(), Key.size());
   Out.Cur += Key.size();
-  // An empty name has no compressed form: `(1)` would be a reference.
   // A name that itself starts with `(` and a digit reads back as an id, so
   // it is written compressed (`(1) (2) name`) even without CompressNames.
-  bool LooksLikeId = S.size() >= 2 && S[0] == '(' && isDigit(S[1]);
-  if ((!CompressNames && !LooksLikeId) || S.empty()) {
-    if (!S.empty())
-      memcpy(Out.Cur, S.data(), S.size());
-    Out.Cur += S.size();
-  } else if (Ids) {
-    writeId(Out, *Ids, S, T, Entry);
-  } else {
-    Refs->push_back({Out.size(), Entry, T});
+  bool Compressed = CompressNames;
+  if (!Compressed) {
+    StringRef S = entryName(P, T, Entry);
+    Compressed = S.size() >= 2 && S[0] == '(' && isDigit(S[1]);
+    if (!Compressed) {
+      Out.reserve(S.size() + 1);
+      if (!S.empty())
+        memcpy(Out.Cur, S.data(), S.size());
+      Out.Cur += S.size();
+    }
+  }
+  if (Compressed) {
+    if (Ids)
+      writeId(Out, *Ids, P, T, Entry);
+    else
+      Refs->push_back({Out.size(), Entry, T});
   }
   *Out.Cur++ = '\n';
 }
@@ -761,7 +773,7 @@ void CallgrindWriter::stitch(const Slice &S, size_t TextFrom, size_t TextTo,
   for (size_t I = RefsFrom; I != RefsTo; ++I) {
     const NameRef &R = S.Refs[I];
     Out.append(StringRef(From, Base + R.Offset - From));
-    writeId(Out, Ids, entryName(P, R.Table, R.Entry), R.Table, R.Entry);
+    writeId(Out, Ids, P, R.Table, R.Entry);
     From = Base + R.Offset;
   }
   Out.append(StringRef(From, Base + TextTo - From));
