@@ -185,14 +185,14 @@ inline uint64_t readVarint(const uint8_t *&P) {
 
 /// Appends V to Out as a varint; Out must have 10 bytes of room.
 LLVM_ATTRIBUTE_ALWAYS_INLINE uint8_t *writeVarint(uint8_t *Out, uint64_t V) {
-  if (LLVM_LIKELY(V < 0x80)) {
-    *Out = uint8_t(V);
-    return Out + 1;
-  }
-  if (V < 0x4000) {
-    Out[0] = uint8_t(V) | 0x80;
+  // One byte or two without a branch between them: in a row of counts
+  // which a value takes is as good as random, and a mispredicted branch
+  // costs more than writing the second byte always.
+  if (LLVM_LIKELY(V < 0x4000)) {
+    unsigned Two = V >= 0x80;
+    Out[0] = uint8_t(V) | uint8_t(Two << 7);
     Out[1] = uint8_t(V >> 7);
-    return Out + 2;
+    return Out + 1 + Two;
   }
   do {
     *Out++ = uint8_t(V) | 0x80;
