@@ -193,12 +193,8 @@ Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
                                  StrId &Out) {
   // `(id) name` defines, `(id)` refers; other names may start with '(' too,
   // like callgrind's `(below main)`.
-  if (Value.size() < 2 || Value[0] != '(' || !isDigit(Value[1])) {
-    if (Value.contains('\0'))
-      return error("binary data in a text profile");
-    Out = intern(Value);
-    return Error::success();
-  }
+  if (Value.size() < 2 || Value[0] != '(' || !isDigit(Value[1]))
+    return intern(Value, Out);
   // Ids of up to 9 digits, as writers number them, are read here with no
   // range check and no search for the ')'; the bytes of a name are only
   // looked at for a new one.
@@ -229,13 +225,10 @@ Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
   // names its functions again in each part): compared, not hashed.
   std::optional<StrId> Before = Table.earlier(Id);
   StrId S;
-  if (Before && P.Strings.str(*Before) == Name) {
+  if (Before && P.Strings.str(*Before) == Name)
     S = *Before;
-  } else {
-    if (Name.contains('\0'))
-      return error("binary data in a text profile");
-    S = intern(Name);
-  }
+  else if (Error E = intern(Name, S))
+    return E;
   if (S > CompressedIds::MaxName)
     return error("more than " + Twine(CompressedIds::MaxName) + " names");
   StrId Was = Table.define(Id, S);
@@ -359,12 +352,15 @@ Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
   return Error::success();
 }
 
-StrId CallgrindReader::intern(StringRef Name) {
+Error CallgrindReader::intern(StringRef Name, StrId &Out) {
   size_t Before = P.Strings.size();
-  StrId S = P.Strings.intern(Name);
-  if (P.Strings.size() != Before)
-    StringBytes += Name.size();
-  return S;
+  Out = P.Strings.intern(Name);
+  if (P.Strings.size() == Before)
+    return Error::success();
+  if (Name.contains('\0'))
+    return error("binary data in a text profile");
+  StringBytes += Name.size();
+  return Error::success();
 }
 
 /// Keeps the line of FD's first self row in its own file while the batch

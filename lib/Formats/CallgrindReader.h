@@ -307,7 +307,10 @@ private:
   llvm::Error parseEvents(llvm::StringRef Value);
   void parseEventDecl(llvm::StringRef Value);
   llvm::Error requireFunction(llvm::StringRef What);
-  StrId intern(llvm::StringRef Name);
+  /// Interns Name into Out. A new name must hold no NUL byte (binary data);
+  /// only a new one is searched for it: one met before was then (a
+  /// cachegrind file names a function again at each of its blocks).
+  llvm::Error intern(llvm::StringRef Name, StrId &Out);
   bool addRow(RowKind K, llvm::ArrayRef<uint64_t> Key,
               llvm::ArrayRef<uint64_t> Values);
   // Once per cost line: inlined into the fast path.
