@@ -259,7 +259,9 @@ private:
   std::vector<unsigned char> ZIn; // Compressed bytes not yet inflated.
   std::vector<char> Pending;      // Plain bytes read while sniffing the magic.
   bool RawEOF = false;
-  // Inflates on another thread (files on a machine of several cores).
+  // Inflates on another thread (files on a machine of several cores), from
+  // the second read on.
+  bool InflateAhead = false, InflatedOnce = false;
   std::unique_ptr<ReadAhead> Ahead;
 };
 
@@ -399,7 +401,7 @@ Error FileStream::init() {
   if (FD >= 0 && mapIfPlain())
     return Error::success();
   // Sniff the first bytes: 1f 8b starts a gzip member.
-  Pending.resize(Chunk);
+  Pending.resize(std::min<size_t>(Chunk, 64 << 10));
   size_t Have = 0;
   while (Have < 2) {
     Expected<size_t> N = readFD(Pending.data() + Have, Pending.size() - Have);
@@ -415,7 +417,7 @@ Error FileStream::init() {
   if (startsGzip(StringRef(Pending.data(), Have))) {
     Compressed = true;
     ZIn.assign(Pending.begin(), Pending.end());
-    Pending.clear();
+    Pending = {};
     Z = std::make_unique<inflate_state>();
     isal_inflate_init(Z.get());
     Z->crc_flag = ISAL_GZIP; // The gzip header and trailer, checked.
@@ -424,10 +426,7 @@ Error FileStream::init() {
     if (!DecodedSize)
       DecodedSize = trailerSize();
     // Memory buffers (tests, fuzzers) are small: no thread for them.
-    if (FD >= 0 && availableThreads(MaxThreads) > 1)
-      Ahead = std::make_unique<ReadAhead>(
-          [this](char *Out, size_t Size) { return inflateInto(Out, Size); },
-          Chunk);
+    InflateAhead = FD >= 0 && availableThreads(MaxThreads) > 1;
   }
   return Error::success();
 }
@@ -435,7 +434,9 @@ Error FileStream::init() {
 Error FileStream::refillCompressed() {
   if (Z->avail_in || RawEOF)
     return Error::success();
-  ZIn.resize(Chunk);
+  // A quarter of a chunk inflates to about a chunk: a file read in two
+  // pieces holds three of these buffers.
+  ZIn.resize(std::max<size_t>(Chunk / 4, 4096));
   Expected<size_t> N = readFD(reinterpret_cast<char *>(ZIn.data()), ZIn.size());
   if (!N)
     return N.takeError();
@@ -515,10 +516,20 @@ Expected<size_t> FileStream::inflateRange(char *Out, size_t Size) {
 }
 
 Expected<size_t> FileStream::readRaw(char *Out, size_t Size) {
-  if (Ahead)
-    return Ahead->read(Out, Size);
-  if (Compressed)
+  if (Compressed) {
+    // The first read inflates in line: the format is told from it, and a
+    // file read in pieces reads no more of this stream (each piece inflates
+    // on its own), where a thread would inflate megabytes ahead for
+    // nothing.
+    if (!Ahead && InflateAhead && InflatedOnce)
+      Ahead = std::make_unique<ReadAhead>(
+          [this](char *Out, size_t Size) { return inflateInto(Out, Size); },
+          Chunk);
+    if (Ahead)
+      return Ahead->read(Out, Size);
+    InflatedOnce = true;
     return inflateRange(Out, Size);
+  }
   if (!Pending.empty()) {
     size_t N = std::min(Size, Pending.size());
     memcpy(Out, Pending.data(), N);
