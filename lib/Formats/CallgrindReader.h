@@ -450,7 +450,7 @@ private:
   } FirstPartEnd;
 };
 
-/// Reads a plain callgrind file of Size bytes in up to Pieces pieces, each
+/// Reads a callgrind file of Size bytes (inflated) in up to Pieces pieces, each
 /// on a thread of its own (CallgrindReaderThreads.cpp). Returns null, with
 /// the reason in Why, when the file cannot be read so.
 llvm::Expected<std::unique_ptr<Profile>>

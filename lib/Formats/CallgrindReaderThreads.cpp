@@ -1,6 +1,6 @@
 //===- CallgrindReaderThreads.cpp - Reading callgrind in pieces -----------===//
 //
-// A large plain callgrind file is read in pieces, each on a thread of its
+// A large callgrind file is read in pieces, each on a thread of its
 // own: a head reader reads the first piece as usual; a tail reader for each
 // other piece skims the pieces before it for their names and then reads its
 // own; where two pieces split is chosen while they are read (LiveSplit).
@@ -502,7 +502,7 @@ static std::vector<uint64_t> fixedSplits(const InputStream &In, uint64_t Size,
   return Splits;
 }
 
-/// Reads a plain callgrind file of Size bytes in up to Pieces pieces, each
+/// Reads a callgrind file of Size bytes (inflated) in up to Pieces pieces, each
 /// on a thread of its own: the head, up to a `fn=` line, as usual; each tail
 /// skims the text before its piece for its names (a fraction of the work of
 /// reading it), so that they get the same ids, then reads its own. The

@@ -147,9 +147,10 @@ static cl::opt<uint64_t> MaxMemory(
 static cl::opt<unsigned> ReadThreads(
     "read-threads", cl::init(0),
     cl::desc("Threads to read callgrind with, a piece of the file each (0: "
-             "one for every 8 MB of a plain file, as many as -threads "
-             "allows, 8 at most; 1: the main thread only; N: N pieces of "
-             "any plain file, with a note when it cannot be split so; "
+             "one for every 8 MB of a file, as many as -threads allows, 8 "
+             "at most; 1: the main thread only; N: N pieces of any file, "
+             "2 at most of gzip data, with a note when it cannot be split "
+             "so; "
              "given, merge reads its later inputs whole, not in slices), "
              "or a directory of time traces (0: what -threads allows)"),
     cl::value_desc("N"), cl::cat(Category));

@@ -38,8 +38,9 @@ struct ReadOptions {
   /// once (a line, a binary file) and the size of the IR a reader builds.
   uint64_t MaxMemory = 0;
   /// callgrind: threads to read with, one piece of the file each. 0: one
-  /// for every 8 MB of a plain file, at most MaxThreads and 8; 1: one; N:
-  /// N for any plain file, with a note when the file cannot be split so.
+  /// for every 8 MB of a file, at most MaxThreads and 8; 1: one; N: N for
+  /// any file (gzip data: 2 at most), with a note when the file cannot be
+  /// split so.
   /// A directory of time traces: 0 is every core.
   unsigned Threads = 0;
   /// The threads reading may use at most, when Threads leaves the choice to
