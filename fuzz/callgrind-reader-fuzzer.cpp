@@ -2,8 +2,9 @@
 //
 // Reads the input as callgrind text, in one piece, in two and in three (each
 // on a thread of its own, as large files are read), then the same bytes
-// gzip-compressed (unless they are gzip data already): all must give the
-// same warnings and IR (or error).
+// gzip-compressed (unless they are gzip data already) in one piece and in
+// two (each inflating them from the start): all must give the same
+// warnings and IR (or error).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +19,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   // Bytes that start as gzip data are inflated when read plain; compressed
   // once more, they are inflated one layer only, to those bytes.
   if (!Bytes.starts_with("\x1f\x8b")) {
-    std::string Zipped =
-        fuzz::readToText(fuzz::gzip(Bytes), readCallgrind, Opts, true);
+    std::string Gzip = fuzz::gzip(Bytes);
+    std::string Zipped = fuzz::readToText(Gzip, readCallgrind, Opts, true);
     if (Plain != Zipped)
       fuzz::mismatch("plain and gzip reads differ", Plain, Zipped);
+    ReadOptions InPieces;
+    InPieces.Threads = 2;
+    Zipped = fuzz::readToText(Gzip, readCallgrind, InPieces, true);
+    if (Plain != Zipped)
+      fuzz::mismatch("plain and gzip reads in two pieces differ", Plain,
+                     Zipped);
   }
   for (unsigned Pieces : {2, 3}) {
     ReadOptions InPieces;
