@@ -484,6 +484,12 @@ size_t Part::position(FuncId F) const {
     }
     return Low != N && Functions[byId(Low)].Id == F ? byId(Low) : N;
   }
+  if (!Index) { // A small part, read.
+    for (size_t I = 0; I != N; ++I)
+      if (Functions[I].Id == F)
+        return I;
+    return N;
+  }
   auto It = Index->find(F);
   return It == Index->end() ? N : It->second;
 }
@@ -527,10 +533,13 @@ void Part::shrink() {
   }
   Functions.shrink();
   Header.shrink();
-  if (Index) {
+  // The positions of a small part's functions took 2 MB and a heap block
+  // each in a run of many dumps (bench/make-shapes.sh's (c)).
+  if (Index && Functions.size() <= MaxSearchedThrough) {
+    Index.reset();
+  } else if (Index) {
     // Sorted as words of the id above the position, which compare without
-    // a look at the functions in their chunks (a part of a dump holds a few
-    // dozen functions, and a run of many dumps tens of thousands of parts).
+    // a look at the functions in their chunks.
     std::vector<uint64_t> Keyed;
     Keyed.reserve(Index->size());
     for (const auto &[F, Position] : *Index)

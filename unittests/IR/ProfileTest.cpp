@@ -212,8 +212,8 @@ TEST(Part, FindsEveryFunctionWhetherAddedInOrderOrNot) {
   }
   EXPECT_EQ(Pt.lookup(14), nullptr);
   EXPECT_EQ(Pt.lookup(0), nullptr);
-  // Once read, the part finds its functions by a sorted array, and adding
-  // one more makes the map again.
+  // Once read, the part finds its functions by looking through them (it is
+  // small), and adding one more makes the map again.
   Pt.shrink();
   for (FuncId F : {10u, 11u, 12u, 13u, 20u, 3u})
     EXPECT_EQ(Pt.lookup(F)->Id, F);
@@ -244,6 +244,28 @@ TEST(Part, FindsItsFunctionsOnEitherSideOfTwoBytePositions) {
     EXPECT_EQ(Pt.lookup(FuncId(2))->Id, 2u);
     EXPECT_EQ(Pt.lookup(0), nullptr);
     EXPECT_EQ(Pt.getOrCreate(1).Id, 1u); // The map again, from either width.
+    EXPECT_EQ(Pt.lookup(FuncId(2 * N))->Id, 2 * N);
+    EXPECT_EQ(Pt.functions().size(), N + 1);
+  }
+}
+
+TEST(Part, FindsItsFunctionsOnEitherSideOfTheSearchedThroughSize) {
+  // Up to MaxSearchedThrough functions a read part looks through them; past
+  // it, through the positions in id order.
+  for (size_t N : {Part::MaxSearchedThrough, Part::MaxSearchedThrough + 1}) {
+    Part Pt;
+    for (size_t I = 0; I != N; ++I) // Descending: the part needs its map.
+      Pt.getOrCreate(FuncId(2 * (N - I)));
+    Pt.shrink();
+    for (size_t I = 0; I != N; ++I) {
+      FuncId F = FuncId(2 * (N - I));
+      EXPECT_EQ(Pt.lookup(F), &Pt.functions()[I]) << N << " " << F;
+      EXPECT_EQ(Pt.lookup(F + 1), nullptr);
+    }
+    EXPECT_EQ(Pt.lookup(0), nullptr);
+    EXPECT_EQ(&Pt.getOrCreate(FuncId(2)), Pt.lookup(2));
+    EXPECT_EQ(Pt.functions().size(), N);
+    EXPECT_EQ(Pt.getOrCreate(1).Id, 1u); // The map again.
     EXPECT_EQ(Pt.lookup(FuncId(2 * N))->Id, 2 * N);
     EXPECT_EQ(Pt.functions().size(), N + 1);
   }

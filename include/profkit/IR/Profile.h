@@ -596,6 +596,10 @@ public:
   /// The first header value with this key, or "".
   llvm::StringRef header(llvm::StringRef Key) const;
 
+  /// A part read (shrink()) with at most this many functions finds one by
+  /// looking through them, with no map: a run of many dumps holds tens of
+  /// thousands of parts of a few dozen functions.
+  static constexpr size_t MaxSearchedThrough = 64;
   FunctionData &getOrCreate(FuncId F) { return Functions[getOrCreateAt(F)]; }
   /// The position of F's data in functions(), made if missing.
   size_t getOrCreateAt(FuncId F);
@@ -647,8 +651,8 @@ private:
   /// Once the part is read (shrink()), the map becomes this: the positions
   /// of Functions in the order of their ids, in 2 bytes each below 65,536
   /// functions, else in 4 (a dump or thread each, a profile holds tens of
-  /// thousands of parts of a few dozen functions). Adding a function makes
-  /// the map again.
+  /// thousands of parts of a few dozen functions), or nothing in a part of
+  /// at most MaxSearchedThrough. Adding a function makes the map again.
   std::unique_ptr<uint8_t[]> ById;
   bool Dense = true;
   bool narrowById() const { return Functions.size() <= 0x10000; }
