@@ -212,6 +212,8 @@ private:
   }
   /// Lets go of the mapped pages before the unread bytes.
   void releaseMapped();
+  /// At the end of the stream: lets go of all the mapped pages.
+  void releaseMappedRest();
   /// Copies the unread bytes in place to Buf and reads no more of them.
   void leaveInPlace();
   bool nextLineSlow(llvm::StringRef &Line);
