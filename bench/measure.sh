@@ -6,17 +6,18 @@
 
 # Runs COMMAND once under /usr/bin/time -v, its output thrown away; sets
 # WALL (seconds) and RSS_KB (peak RSS). Fails, printing time's log, if the
-# command does.
+# command does. The wall time is bash's clock around it, in microseconds:
+# time's own is in hundredths, 6 % of a read of 0.17 s.
 time_once() {
-  local log
+  local log start end
   [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)" >&2; return 1; }
   log=$(mktemp)
+  start=${EPOCHREALTIME/,/.}
   if ! /usr/bin/time -v "$@" > /dev/null 2> "$log"; then
     echo "$* failed:" >&2; cat "$log" >&2; rm -f "$log"; return 1
   fi
-  # "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02.50"
-  WALL=$(sed -nE 's/.*Elapsed \(wall clock\).*\): *//p' "$log" |
-         awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+  end=${EPOCHREALTIME/,/.}
+  WALL=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')
   RSS_KB=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+)/\1/p' "$log")
   rm -f "$log"
 }
