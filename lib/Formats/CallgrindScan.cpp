@@ -295,12 +295,29 @@ CallgrindReader::tryFastCostLineOf(const char *Ptr, const char *End) {
   uint64_t *Costs = Values + (Kind == CallRows);
   const unsigned *Column = ColumnToEvent.data();
   unsigned Col = 0;
-  for (; !Rules::atEnd(Ptr, End); ++Col) {
-    uint64_t V;
-    if (Col == NumColumns || Rules::number(Ptr, End, V) != Scan::Ok)
-      return Fail();
-    Costs[Column[Col]] = V;
-  }
+  const char *Scanned = nullptr;
+#if defined(__SSE2__)
+  if constexpr (Rules::Wide)
+    if (NumColumns >= WideRowEvents && End - Ptr >= ShortNumbersReach &&
+        !endsInSixteen(Ptr)) {
+      unsigned Count; // Not Col, whose address would keep it in memory.
+      Scanned =
+          scanShortNumbers(Ptr, NumColumns, Count, [&](unsigned I, uint64_t V) {
+            Costs[Column[I]] = V;
+          });
+      if (Scanned) {
+        Ptr = Scanned;
+        Col = Count;
+      }
+    }
+#endif
+  if (!Scanned)
+    for (; !Rules::atEnd(Ptr, End); ++Col) {
+      uint64_t V;
+      if (Col == NumColumns || Rules::number(Ptr, End, V) != Scan::Ok)
+        return Fail();
+      Costs[Column[Col]] = V;
+    }
   // Lines of many events give the first few (valgrind's cache and branch
   // simulation: most give one of 13): the others are zeros, which the
   // running sums need not add.
@@ -409,12 +426,15 @@ Error CallgrindReader::readLines() {
   // In locals: stores to the rows could otherwise alias LastPos's size.
   bool Fast = fastLinesOk();
   size_t NumPos = LastPos.size();
+  bool Wide = ColumnToEvent.size() >= WideRowEvents;
   for (;;) {
     // Most lines are cost lines, parsed where they stand, with no search
     // for their end first (4 % fewer instructions reading (a)).
-    const char *Tried = nullptr;
-    if (Fast && !CRLF && In.wholeLineAhead(Tried))
-      if (const char *NL = tryFastLine<InPlaceRules>(Tried, Tried, NumPos)) {
+    const char *Tried = nullptr, *Readable;
+    if (Fast && !CRLF && In.wholeLineAhead(Tried, Readable))
+      if (const char *NL =
+              Wide ? tryFastLine<WideInPlaceRules>(Tried, Readable, NumPos)
+                   : tryFastLine<InPlaceRules>(Tried, Readable, NumPos)) {
         In.passLine(NL + 1);
         if (RowOverflow)
           return error("a cost sum overflows 64 bits");
@@ -439,6 +459,7 @@ Error CallgrindReader::readLines() {
       return E;
     Fast = fastLinesOk();
     NumPos = LastPos.size();
+    Wide = ColumnToEvent.size() >= WideRowEvents;
     if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
       return error("the profile needs more than " + Twine(Opts.MaxMemory) +
                    " bytes of memory: over the memory limit (-max-memory)");

@@ -17,6 +17,10 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
 #include <cstdint>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace profkit::callgrind {
 
@@ -135,15 +139,19 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE const char *skipSpaces(const char *P) {
 /// The fast path's rules, for a line from InputStream::nextLine() (the byte
 /// after it is '\n' or '\r', so scanners need not check for the end), or,
 /// InPlace, for one parsed where it stands, whose end is its '\n' (which a
-/// line ending in "\r\n" does not reach): a number is 1 to 18 decimal
-/// digits, an absolute position also 0x and 1 to 15 hex digits (profilers
-/// write hex only there), so that none needs an overflow check; tokens are
-/// separated by spaces and tabs, which a token takes with it, so that the
-/// next starts where it stops. Anything else is Bad, and goes the general
-/// way.
-template <bool IsInPlace> struct FastRulesOf {
+/// line ending in "\r\n" does not reach; E is then where the bytes a scan
+/// may read ahead end, InputStream::wholeLineAhead()): a number is 1 to 18
+/// decimal digits, an absolute position also 0x and 1 to 15 hex digits
+/// (profilers write hex only there), so that none needs an overflow check;
+/// tokens are separated by spaces and tabs, which a token takes with it, so
+/// that the next starts where it stops. Anything else is Bad, and goes the
+/// general way.
+template <bool IsInPlace, bool IsWide = false> struct FastRulesOf {
   static constexpr bool InPlace = IsInPlace;
-  /// Is P at the end of the line, E (unused InPlace)?
+  /// InPlace, for rows of many events: a line of many costs is scanned by
+  /// scanShortNumbers().
+  static constexpr bool Wide = IsWide;
+  /// Is P at the end of the line, E (InPlace its '\n')?
   LLVM_ATTRIBUTE_ALWAYS_INLINE static bool atEnd(const char *P, const char *E) {
     return InPlace ? *P == '\n' : P == E;
   }
@@ -184,6 +192,9 @@ template <bool IsInPlace> struct FastRulesOf {
 };
 using FastRules = FastRulesOf<false>;
 using InPlaceRules = FastRulesOf<true>;
+using WideInPlaceRules = FastRulesOf<true, true>;
+/// Rows of this many events take WideInPlaceRules.
+inline constexpr unsigned WideRowEvents = 4;
 
 /// The general path's rules: every blank, decimal or 0x-hex numbers that
 /// fit 64 bits everywhere.
@@ -199,6 +210,100 @@ struct GeneralRules {
     return scanNumber(P, E, Out);
   }
 };
+
+#if defined(__SSE2__)
+/// Bytes that scanShortNumbers() reads from where it starts.
+inline constexpr unsigned ShortNumbersReach = 72;
+
+/// Which of the 16 bytes at P are decimal digits, blanks (space, tab) and
+/// '\n', a bit each.
+struct ByteClasses {
+  uint64_t Digits, Blanks, Newlines;
+};
+LLVM_ATTRIBUTE_ALWAYS_INLINE ByteClasses classify16(const char *P) {
+  __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+  // Signed compares: bytes from 0x80 up are below '0'.
+  __m128i Digit = _mm_and_si128(_mm_cmpgt_epi8(V, _mm_set1_epi8('0' - 1)),
+                                _mm_cmplt_epi8(V, _mm_set1_epi8('9' + 1)));
+  __m128i Blank = _mm_or_si128(_mm_cmpeq_epi8(V, _mm_set1_epi8(' ')),
+                               _mm_cmpeq_epi8(V, _mm_set1_epi8('\t')));
+  __m128i Newline = _mm_cmpeq_epi8(V, _mm_set1_epi8('\n'));
+  return {uint16_t(_mm_movemask_epi8(Digit)),
+          uint16_t(_mm_movemask_epi8(Blank)),
+          uint16_t(_mm_movemask_epi8(Newline))};
+}
+
+/// The value of the Len (1 to 8) decimal digits at P, with 8 bytes readable
+/// there: the bytes after the digits are shifted out, the digits combined in
+/// pairs, fours and eights by three multiplications, with no branch on Len.
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t eightDigits(const char *P, unsigned Len) {
+  uint64_t X;
+  std::memcpy(&X, P, 8);
+  // Little-endian: the first digit is the lowest byte; the shift leaves
+  // the digits in the high bytes, behind leading zeros.
+  X = (X << (8 * (8 - Len))) & 0x0F0F0F0F0F0F0F0F;
+  X = (X * 10 + (X >> 8)) & 0x00FF00FF00FF00FF;
+  X = (X * 100 + (X >> 16)) & 0x0000FFFF0000FFFF;
+  return (X * 10000 + (X >> 32)) & 0xFFFFFFFF;
+}
+
+/// Does the line at P end in its first 16 bytes? Such a line holds a
+/// number or few, which a byte at a time reads faster than
+/// scanShortNumbers() classifies bytes.
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool endsInSixteen(const char *P) {
+  __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(V, _mm_set1_epi8('\n')));
+}
+
+/// Scans the numbers from P to the end of its line, with no branch on the
+/// digits or the blanks: a line of a dozen counts of one to three digits
+/// took half a dozen mispredicted branches read a byte at a time. The line
+/// must be numbers of 1 to 8 decimal digits separated by blanks (and may end
+/// in blanks) up to a '\n' 16 to 63 bytes from P, at most MaxNumbers of
+/// them; ShortNumbersReach bytes must be readable at P. Calls Store(I,
+/// Value) for the I-th number and returns the '\n', with Count set; returns
+/// null for any other line, which the caller scans a byte at a time (a
+/// number or two before the '\n', read so, cost less than classifying the
+/// bytes).
+template <typename StoreFn>
+LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+scanShortNumbers(const char *P, unsigned MaxNumbers, unsigned &Count,
+                 StoreFn Store) {
+  ByteClasses C = classify16(P);
+  if (C.Newlines)
+    return nullptr;
+  for (unsigned I = 1; I != 4; ++I) { // No branch on the line's length.
+    ByteClasses More = classify16(P + 16 * I);
+    C.Digits |= More.Digits << (16 * I);
+    C.Blanks |= More.Blanks << (16 * I);
+    C.Newlines |= More.Newlines << (16 * I);
+  }
+  if (!C.Newlines)
+    return nullptr;
+  unsigned Length = unsigned(__builtin_ctzll(C.Newlines));
+  uint64_t Line = (uint64_t(1) << Length) - 1;
+  uint64_t Digits = C.Digits & Line;
+  if ((Digits | (C.Blanks & Line)) != Line)
+    return nullptr;
+  // Bits where a run of 2, 4, 8, then 9 digits ends: none may be 9 long.
+  uint64_t Run = Digits & Digits << 1;
+  Run &= Run << 2;
+  Run &= Run << 4;
+  if (Run & Digits << 8)
+    return nullptr;
+  uint64_t Starts = Digits & ~(Digits << 1), Ends = Digits & ~(Digits >> 1);
+  unsigned I = 0;
+  for (; Starts; ++I, Starts &= Starts - 1, Ends &= Ends - 1) {
+    if (I == MaxNumbers)
+      return nullptr;
+    unsigned Start = unsigned(__builtin_ctzll(Starts));
+    unsigned Len = unsigned(__builtin_ctzll(Ends)) - Start + 1;
+    Store(I, eightDigits(P + Start, Len));
+  }
+  Count = I;
+  return P + Length;
+}
+#endif
 
 /// Scans the position at P (which is not E) as profilers write it: `*` (the
 /// same as Last), `+N` or `-N` (relative to Last), a decimal or 0x-hex

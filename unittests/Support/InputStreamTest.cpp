@@ -265,11 +265,12 @@ TEST(InputStreamTest, LinesInPlaceAmongLinesTaken) {
     std::string Back;
     uint64_t Lines = 0, InPlace = 0;
     for (;;) {
-      const char *Start;
-      if (Lines % 3 != 2 && In->wholeLineAhead(Start)) {
+      const char *Start, *Readable;
+      if (Lines % 3 != 2 && In->wholeLineAhead(Start, Readable)) {
         const char *NL = Start;
         while (*NL != '\n')
           ++NL;
+        EXPECT_TRUE(NL < Readable && Readable[-1] == '\n');
         Back.append(Start, NL + 1);
         In->passLine(NL + 1);
         ++InPlace;

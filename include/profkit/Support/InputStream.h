@@ -115,12 +115,15 @@ public:
   /// For readers that parse the next line in place, from its first byte,
   /// rather than take it from nextLine(), which first finds its end: Start
   /// is the line's first byte, and the stream holds a '\n' at or after it,
-  /// at which any scan for the end of a token stops. False when the stream
-  /// holds no whole line; nextLine() then takes in more.
-  bool wholeLineAhead(const char *&Start) {
+  /// at which any scan for the end of a token stops; Readable is the end of
+  /// the whole lines the stream holds (past a '\n'), up to which a scan may
+  /// read ahead. False when the stream holds no whole line; nextLine() then
+  /// takes in more.
+  bool wholeLineAhead(const char *&Start, const char *&Readable) {
     if (LLVM_UNLIKELY(Begin >= LinesEnd) && !findLinesEnd())
       return false;
     Start = Data + Begin;
+    Readable = Data + LinesEnd;
     return true;
   }
   /// Moves on past a line parsed in place, to Next, the byte after its
