@@ -5,9 +5,10 @@
 // path (parsePosition(), parseCosts()) takes any blank and any number that
 // fits 64 bits, and diagnoses the rest; the fast path (tryFastCostLine())
 // takes the short numbers profilers write millions of times without an
-// overflow check, and leaves the rest to the general path. Both read
-// positions with scanPosition(), so `*`, `+N`, `-N` and 0x hex mean the same
-// on both.
+// overflow check, and leaves the rest to the general path; in a file of
+// many events it scans a line of many costs 64 bytes at a time
+// (scanShortNumbers()). Both read positions with scanPosition(), so `*`,
+// `+N`, `-N` and 0x hex mean the same on both.
 //
 //===----------------------------------------------------------------------===//
 
