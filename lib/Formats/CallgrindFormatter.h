@@ -100,7 +100,7 @@ struct SmallDecimals {
     }
   }
 };
-inline constexpr SmallDecimals Small;
+inline constexpr SmallDecimals DigitsBelow1000;
 
 /// Writes V in decimal at Out; returns the end. It may write up to 20
 /// bytes, past the end too.
@@ -108,7 +108,7 @@ inline char *formatDecimal(char *Out, uint64_t V) {
   // Most counts: a copy of four bytes and no branch on their length, which
   // in a row of counts is as good as random.
   if (LLVM_LIKELY(V < 1000)) {
-    memcpy(Out, Small.Digits[V], 4);
+    memcpy(Out, DigitsBelow1000.Digits[V], 4);
     return Out + 1 + (V >= 10) + (V >= 100);
   }
   static constexpr uint64_t Pow10[] = {1,

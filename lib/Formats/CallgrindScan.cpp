@@ -298,8 +298,7 @@ CallgrindReader::tryFastCostLineOf(const char *Ptr, const char *End) {
   const char *Scanned = nullptr;
 #if defined(__SSE2__)
   if constexpr (Rules::Wide)
-    if (NumColumns >= WideRowEvents && End - Ptr >= ShortNumbersReach &&
-        !endsInSixteen(Ptr)) {
+    if (NumColumns >= WideRowEvents && End - Ptr >= ShortNumbersReach) {
       unsigned Count; // Not Col, whose address would keep it in memory.
       Scanned =
           scanShortNumbers(Ptr, NumColumns, Count, [&](unsigned I, uint64_t V) {

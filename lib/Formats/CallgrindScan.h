@@ -248,14 +248,6 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t eightDigits(const char *P, unsigned Len) {
   return (X * 10000 + (X >> 32)) & 0xFFFFFFFF;
 }
 
-/// Does the line at P end in its first 16 bytes? Such a line holds a
-/// number or few, which a byte at a time reads faster than
-/// scanShortNumbers() classifies bytes.
-LLVM_ATTRIBUTE_ALWAYS_INLINE bool endsInSixteen(const char *P) {
-  __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
-  return _mm_movemask_epi8(_mm_cmpeq_epi8(V, _mm_set1_epi8('\n')));
-}
-
 /// Scans the numbers from P to the end of its line, with no branch on the
 /// digits or the blanks: a line of a dozen counts of one to three digits
 /// took half a dozen mispredicted branches read a byte at a time. The line
@@ -270,9 +262,11 @@ template <typename StoreFn>
 LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
 scanShortNumbers(const char *P, unsigned MaxNumbers, unsigned &Count,
                  StoreFn Store) {
-  ByteClasses C = classify16(P);
-  if (C.Newlines)
+  // A line that ends in its first 16 bytes, before any classifying.
+  __m128i First = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+  if (_mm_movemask_epi8(_mm_cmpeq_epi8(First, _mm_set1_epi8('\n'))))
     return nullptr;
+  ByteClasses C = classify16(P);
   for (unsigned I = 1; I != 4; ++I) { // No branch on the line's length.
     ByteClasses More = classify16(P + 16 * I);
     C.Digits |= More.Digits << (16 * I);
