@@ -202,11 +202,9 @@ void RowTable::shrink() {
 }
 
 void RowArena::newSlab() {
-  // A small profile fills a little of its first slab: small pages for it.
-  bool First = !Next;
-  if (!First)
+  if (Next)
     release(Next - 1); // The arena's use of the slab it leaves.
-  auto *S = static_cast<uint8_t *>(allocateHugePages(SlabBytes, !First));
+  auto *S = static_cast<uint8_t *>(allocateSlab(SlabBytes));
   new (S) Slab{{1}};
   Next = S + sizeof(Slab);
   End = S + SlabBytes;
@@ -214,7 +212,7 @@ void RowArena::newSlab() {
 
 void RowArena::freeSlab(Slab &S) {
   S.~Slab();
-  deallocateHugePages(&S, SlabBytes);
+  deallocateSlab(&S, SlabBytes);
 }
 
 void RowBytes::grow(size_t N) {

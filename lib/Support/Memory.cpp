@@ -7,9 +7,6 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 void profkit::giveFreedMemoryBack() {
 #if defined(__GLIBC__)
@@ -17,18 +14,11 @@ void profkit::giveFreedMemoryBack() {
 #endif
 }
 
-// The C library's aligned allocation, not a mapping of our own, so that
-// sanitizers see the blocks.
-void *profkit::allocateHugePages(size_t Bytes, bool AskForHugePages) {
-  assert(Bytes && Bytes % HugePageBytes == 0 && "whole huge pages");
-  void *P = llvm::allocate_buffer(Bytes, HugePageBytes);
-#if defined(MADV_HUGEPAGE)
-  if (AskForHugePages) // Where the kernel says no, small pages serve.
-    madvise(P, Bytes, MADV_HUGEPAGE);
-#endif
-  return P;
+void *profkit::allocateSlab(size_t Bytes) {
+  assert(Bytes && Bytes % SlabBytes == 0 && "whole slabs");
+  return llvm::allocate_buffer(Bytes, SlabBytes);
 }
 
-void profkit::deallocateHugePages(void *P, size_t Bytes) {
-  llvm::deallocate_buffer(P, Bytes, HugePageBytes);
+void profkit::deallocateSlab(void *P, size_t Bytes) {
+  llvm::deallocate_buffer(P, Bytes, SlabBytes);
 }

@@ -95,33 +95,4 @@ TEST(ChunkedVector, MovingTakesTheElements) {
   EXPECT_EQ(*A.front(), 7u);
 }
 
-// Elements of 512 bytes: 4096 to a huge page.
-struct Block {
-  size_t Index;
-  char Pad[512 - sizeof(size_t)];
-};
-using Huge = ChunkedVector<Block, 1, 3, true>;
-
-TEST(ChunkedVector, HugeChunksFillAHugePageEachAndAreFreed) {
-  constexpr size_t PerPage = HugePageBytes / sizeof(Block), Growing = 14;
-  const size_t N = Growing + 2 * PerPage + 5;
-  for (int Round = 0; Round != 2; ++Round) { // Freed, and allocated again.
-    Huge V;
-    for (size_t I = 0; I != N; ++I)
-      V.emplace_back().Index = I;
-    for (size_t I = 0; I != N; ++I)
-      ASSERT_EQ(V[I].Index, I);
-    for (size_t Page = 0; Page != 3; ++Page) {
-      const Block *First = &V[Growing + Page * PerPage];
-      EXPECT_EQ(reinterpret_cast<uintptr_t>(First) % HugePageBytes, 0u);
-      if (Page != 2)
-        EXPECT_EQ(&V[Growing + (Page + 1) * PerPage - 1], First + PerPage - 1);
-    }
-    V.shrink(); // Never cuts a huge page.
-    EXPECT_EQ(V[N - 1].Index, N - 1);
-    V.emplace_back().Index = N;
-    EXPECT_EQ(V[N].Index, N);
-  }
-}
-
 } // namespace

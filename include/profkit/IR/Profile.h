@@ -561,11 +561,8 @@ private:
 bool isFieldHeader(llvm::StringRef Key);
 
 /// The functions' data of a part: chunks that double up to 32,768 functions
-/// (1 MB), then huge pages of 65,536 (a profile of a million functions took
-/// a third of its page faults at the first touch of 4 KB pages of them).
-/// Huge pages from 8,192 functions on took (a), of five parts of tens of
-/// thousands, 10 MB more.
-using FunctionDataVector = ChunkedVector<FunctionData, 2, 15, true>;
+/// (1 MB), then stay that size.
+using FunctionDataVector = ChunkedVector<FunctionData, 2, 15>;
 
 /// One thread, dump or appended run of a profile.
 class Part {

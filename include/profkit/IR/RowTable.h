@@ -298,9 +298,8 @@ inline size_t decodeRowHead(const uint8_t *&P, uint64_t *Key,
 /// The memory is in aligned slabs, each counting the tables with rows in
 /// it (and the arena while it allocates there), freed with the last: a
 /// table finds its slab from its rows' address, with no pointer of its own.
-/// A table that grows moves its rows to the heap. A slab is 2 MB, on a huge
-/// page but for an arena's first: the rows of a read of (d) took a fifth of
-/// its page faults in 64 KB slabs.
+/// A table that grows moves its rows to the heap. A slab is 2 MB
+/// (SlabBytes): a few hundred of them hold the rows of a million functions.
 class RowArena {
 public:
   /// The largest rows put here: larger blocks lose little to malloc.
@@ -333,7 +332,6 @@ public:
   }
 
 private:
-  static constexpr size_t SlabBytes = HugePageBytes;
   struct Slab {
     std::atomic<uint32_t> Uses;
   };

@@ -4,21 +4,18 @@
 // that doubles holds its old and new blocks at once and copies the one into
 // the other: the peak of reading such a file. A ChunkedVector grows by
 // adding a chunk, so its elements never move and nothing is held twice.
-// Chunks double from FirstSize elements up to GrowMax, then stay that size,
-// or are huge pages if HugeChunks (for memory filled as it is allocated,
-// where page faults cost): a part of three functions takes a small chunk,
-// and a large one wastes at most one chunk, mapped but never touched (or a
-// huge page, touched once). Once filled, a small vector is gathered into
-// one chunk of its size (shrink()): a profile of many dumps holds tens of
-// thousands of parts of a few dozen functions, and each chunk
-// is a malloc block with its own overhead.
+// Chunks double from FirstSize elements up to GrowMax, then stay that size:
+// a part of three functions takes a small chunk, and a large one wastes at
+// most one chunk, mapped but never touched. Once filled, a small vector is
+// gathered into one chunk of its size (shrink()): a profile of many dumps holds
+// tens of thousands of parts of a few dozen functions, and each chunk is a
+// malloc block with its own overhead.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PROFKIT_SUPPORT_CHUNKEDVECTOR_H
 #define PROFKIT_SUPPORT_CHUNKEDVECTOR_H
 
-#include "profkit/Support/Memory.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/iterator.h"
 #include "llvm/Support/MathExtras.h"
@@ -28,8 +25,7 @@
 
 namespace profkit {
 
-template <typename T, unsigned Log2First = 2, unsigned Log2Max = 12,
-          bool HugeChunks = false>
+template <typename T, unsigned Log2First = 2, unsigned Log2Max = 12>
 class ChunkedVector {
   static_assert(Log2First <= Log2Max, "chunks grow up to their largest");
   static constexpr size_t FirstSize = size_t(1) << Log2First;
@@ -38,10 +34,6 @@ class ChunkedVector {
   static constexpr size_t NumGrowing = Log2Max - Log2First + 1;
   /// The elements of the growing chunks.
   static constexpr size_t GrowingEnd = 2 * GrowMax - FirstSize;
-  /// The elements of each chunk after them.
-  static constexpr size_t FixedSize =
-      HugeChunks ? HugePageBytes / sizeof(T) : GrowMax;
-  static_assert(FixedSize >= GrowMax, "huge chunks smaller than growing ones");
 
 public:
   ChunkedVector() = default;
@@ -174,12 +166,11 @@ private:
       return {High - Log2First, I + FirstSize - (size_t(1) << High)};
     }
     size_t Past = I - GrowingEnd;
-    return {NumGrowing + Past / FixedSize, Past % FixedSize};
+    return {NumGrowing + Past / GrowMax, Past % GrowMax};
   }
   static size_t capacityOf(size_t Chunk) {
-    return Chunk < NumGrowing ? FirstSize << Chunk : FixedSize;
+    return Chunk < NumGrowing ? FirstSize << Chunk : GrowMax;
   }
-  static bool isHuge(size_t Chunk) { return HugeChunks && Chunk >= NumGrowing; }
   size_t usedIn(size_t Chunk) const {
     if (Chunk + 1 != Chunks.size())
       return capacityOf(Chunk);
@@ -187,7 +178,7 @@ private:
   }
   static size_t firstIndexOf(size_t Chunk) {
     return Chunk < NumGrowing ? (FirstSize << Chunk) - FirstSize
-                              : GrowingEnd + (Chunk - NumGrowing) * FixedSize;
+                              : GrowingEnd + (Chunk - NumGrowing) * GrowMax;
   }
   size_t chunkBytes(size_t Chunk) const {
     return (Chunk + 1 == Chunks.size() ? LastCapacity : capacityOf(Chunk)) *
@@ -195,21 +186,15 @@ private:
   }
   void addChunk(size_t Capacity) {
     Chunks.push_back(static_cast<T *>(
-        isHuge(Chunks.size())
-            ? allocateHugePages(HugePageBytes)
-            : llvm::allocate_buffer(Capacity * sizeof(T), alignof(T))));
+        llvm::allocate_buffer(Capacity * sizeof(T), alignof(T))));
     LastCapacity = Capacity;
   }
   void freeChunk(T *Begin, size_t Chunk) {
-    if (isHuge(Chunk))
-      deallocateHugePages(Begin, HugePageBytes);
-    else
-      llvm::deallocate_buffer(Begin, chunkBytes(Chunk), alignof(T));
+    llvm::deallocate_buffer(Begin, chunkBytes(Chunk), alignof(T));
   }
   /// Moves the last chunk's elements into a chunk of Capacity elements.
   void resizeLastChunk(size_t Capacity) {
     size_t Last = Chunks.size() - 1, Used = usedIn(Last);
-    assert(!isHuge(Last) && "a huge chunk resized");
     T *Old = Chunks[Last];
     T *New = static_cast<T *>(
         llvm::allocate_buffer(Capacity * sizeof(T), alignof(T)));

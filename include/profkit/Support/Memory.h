@@ -16,18 +16,20 @@ namespace profkit {
 /// read, then peaked 12 % and 20 % higher (docs/Performance.md).
 void giveFreedMemoryBack();
 
-/// The size and alignment of a transparent huge page on x86-64.
-constexpr size_t HugePageBytes = size_t(1) << 21;
+/// The size and alignment of the row arena's slabs (RowArena), which hold
+/// most of a profile's rows: a table finds its slab from its rows' address.
+constexpr size_t SlabBytes = size_t(1) << 21;
 
-/// Bytes, a multiple of HugePageBytes, at a multiple of it, which the kernel
-/// backs with huge pages where it may (transparent huge pages in `madvise`
-/// mode): one page fault for 2 MB instead of 512 (page faults took a fifth
-/// of the CPU time of a read on this project's VM; docs/Performance.md).
-/// For memory filled soon after it is allocated: a page touched once takes
-/// 2 MB. A block that may stay nearly empty (the first of several) asks for
-/// no huge pages, and takes the small pages touched. Never null.
-void *allocateHugePages(size_t Bytes, bool AskForHugePages = true);
-void deallocateHugePages(void *P, size_t Bytes);
+/// Bytes, a multiple of SlabBytes, at a multiple of it, from the C library
+/// (so that sanitizers see them), on the small pages touched. Not on
+/// transparent huge pages, which take 512 times fewer page faults: on a VM
+/// whose balloon hands free memory back to its host, as this project's does,
+/// a huge page taken two seconds after the last was freed is backed again
+/// 4 KB at a time, at 0.6 GB/s against 2.9 GB/s for small pages, and a read
+/// run on its own, as users run one, took a third longer (docs/Performance.md).
+/// Never null.
+void *allocateSlab(size_t Bytes);
+void deallocateSlab(void *P, size_t Bytes);
 
 } // namespace profkit
 
