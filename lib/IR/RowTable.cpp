@@ -204,7 +204,7 @@ void RowTable::shrink() {
 void RowArena::newSlab() {
   if (Next)
     release(Next - 1); // The arena's use of the slab it leaves.
-  auto *S = static_cast<uint8_t *>(allocateSlab(SlabBytes));
+  auto *S = static_cast<uint8_t *>(allocateSlab());
   new (S) Slab{{1}};
   Next = S + sizeof(Slab);
   End = S + SlabBytes;
@@ -212,7 +212,7 @@ void RowArena::newSlab() {
 
 void RowArena::freeSlab(Slab &S) {
   S.~Slab();
-  deallocateSlab(&S, SlabBytes);
+  deallocateSlab(&S);
 }
 
 void RowBytes::grow(size_t N) {

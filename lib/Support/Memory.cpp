@@ -2,7 +2,6 @@
 
 #include "profkit/Support/Memory.h"
 #include "llvm/Support/MemAlloc.h"
-#include <cassert>
 #include <cstdlib> // Defines __GLIBC__ with glibc.
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -14,11 +13,10 @@ void profkit::giveFreedMemoryBack() {
 #endif
 }
 
-void *profkit::allocateSlab(size_t Bytes) {
-  assert(Bytes && Bytes % SlabBytes == 0 && "whole slabs");
-  return llvm::allocate_buffer(Bytes, SlabBytes);
+void *profkit::allocateSlab() {
+  return llvm::allocate_buffer(SlabBytes, SlabBytes);
 }
 
-void profkit::deallocateSlab(void *P, size_t Bytes) {
-  llvm::deallocate_buffer(P, Bytes, SlabBytes);
+void profkit::deallocateSlab(void *Slab) {
+  llvm::deallocate_buffer(Slab, SlabBytes, SlabBytes);
 }

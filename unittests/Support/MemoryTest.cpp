@@ -17,15 +17,14 @@ TEST(Memory, SlabsStartAtAMultipleOfTheirSizeAndCanBeFilled) {
   std::vector<void *> Slabs, Small;
   for (int I = 0; I != 8; ++I) {
     Small.push_back(std::malloc(size_t(1000) * (I + 1)));
-    size_t Bytes = (I % 3 + 1) * SlabBytes;
-    void *S = allocateSlab(Bytes);
+    void *S = allocateSlab();
     ASSERT_NE(S, nullptr);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(S) % SlabBytes, 0u);
-    std::memset(S, 0xab, Bytes); // All of it is the slab's.
+    std::memset(S, 0xab, SlabBytes); // All of it is the slab's.
     Slabs.push_back(S);
   }
-  for (size_t I = 0; I != Slabs.size(); ++I)
-    deallocateSlab(Slabs[I], (I % 3 + 1) * SlabBytes);
+  for (void *S : Slabs)
+    deallocateSlab(S);
   for (void *P : Small)
     std::free(P);
 }

@@ -20,16 +20,16 @@ void giveFreedMemoryBack();
 /// most of a profile's rows: a table finds its slab from its rows' address.
 constexpr size_t SlabBytes = size_t(1) << 21;
 
-/// Bytes, a multiple of SlabBytes, at a multiple of it, from the C library
-/// (so that sanitizers see them), on the small pages touched. Not on
-/// transparent huge pages, which take 512 times fewer page faults: on a VM
-/// whose balloon hands free memory back to its host, as this project's does,
-/// a huge page taken two seconds after the last was freed is backed again
-/// 4 KB at a time, at 0.6 GB/s against 2.9 GB/s for small pages, and a read
-/// run on its own, as users run one, took a third longer (docs/Performance.md).
+/// A slab: SlabBytes at a multiple of SlabBytes, from the C library (so
+/// that sanitizers see it), on the small pages touched. Not on transparent
+/// huge pages, which take 512 times fewer page faults: on a VM whose balloon
+/// hands free memory back to its host, as this project's does, a huge page
+/// taken two seconds after the last was freed is backed again 4 KB at a
+/// time, at 0.6 GB/s against 2.9 GB/s for small pages, and a read of (d)
+/// run on its own, as users run one, took 15 % longer (docs/Performance.md).
 /// Never null.
-void *allocateSlab(size_t Bytes);
-void deallocateSlab(void *P, size_t Bytes);
+void *allocateSlab();
+void deallocateSlab(void *Slab);
 
 } // namespace profkit
 
