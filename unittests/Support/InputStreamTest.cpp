@@ -422,4 +422,39 @@ TEST(InputStreamTest, GzipFileClosedEarly) {
   In.reset();
 }
 
+// A stream asks for each byte of its file once, in order, in steps the
+// kernel reads whole, always AskAheadBytes past where it reads, never past
+// the end; a reader that jumps ahead leaves no gap behind it.
+TEST(InputStreamTest, AskAhead) {
+  const uint64_t End = 5 * AskAheadBytes + 12345;
+  std::vector<std::pair<uint64_t, uint64_t>> Asks;
+  auto Ask = [&](uint64_t Offset, uint64_t Length) {
+    Asks.push_back({Offset, Length});
+  };
+  uint64_t Asked = 0;
+  std::vector<uint64_t> Reads;
+  for (uint64_t At = 0; At < End;
+       At += At == 700000 ? 3 * AskAheadBytes : 100000) // A jump ahead.
+    Reads.push_back(At);
+  Reads.push_back(End - 1);
+  uint64_t Next = 0; // Where the next ask starts.
+  for (uint64_t At : Reads) {
+    Asks.clear();
+    Asked = askAhead(Asked, At, End, Ask);
+    for (auto [Offset, Length] : Asks) {
+      EXPECT_EQ(Offset, Next);
+      EXPECT_GT(Length, 0u);
+      EXPECT_LE(Length, AskAheadStep);
+      Next = Offset + Length;
+    }
+    EXPECT_LE(Next, End);
+    EXPECT_GE(Next, std::min(End, At + AskAheadBytes));
+    EXPECT_LT(Next, std::min(End, At + AskAheadBytes) + AskAheadStep);
+  }
+  EXPECT_EQ(Next, End);
+  Asks.clear();
+  askAhead(Asked, End, End, Ask);
+  EXPECT_TRUE(Asks.empty());
+}
+
 } // namespace

@@ -15,6 +15,7 @@
 #ifndef PROFKIT_SUPPORT_INPUTSTREAM_H
 #define PROFKIT_SUPPORT_INPUTSTREAM_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
@@ -34,6 +35,23 @@
 #endif
 
 namespace profkit {
+
+/// A file's pages that are not in the page cache (never read, or evicted
+/// since) stop a reader at its first touch of each for a read of the disk,
+/// in the middle of pages that are: a 150 MB profile with a seventh of its
+/// pages evicted read in 370 ms against 304 ms on a machine that reads ahead
+/// 128 KB, the kernel's default. So a stream asks for the bytes up to
+/// AskAheadBytes past where it reads; for those in the cache that is a
+/// lookup (2.4 ms for 160 MB).
+constexpr uint64_t AskAheadBytes = uint64_t(16) << 20;
+/// The kernel reads at most its read-ahead size or the disk's largest
+/// request, if larger, of what one call asks for.
+constexpr uint64_t AskAheadStep = uint64_t(256) << 10;
+/// Asks, in calls Ask(Offset, Length) of up to AskAheadStep bytes, for the
+/// bytes of a file [Asked, min(At + AskAheadBytes, End)), those past what it
+/// asked for up to Asked; returns the new Asked.
+uint64_t askAhead(uint64_t Asked, uint64_t At, uint64_t End,
+                  llvm::function_ref<void(uint64_t, uint64_t)> Ask);
 
 /// Where another thread may end a stream early: a reader of a file in pieces
 /// chooses where a piece ends while the piece is read. The stream takes its
@@ -215,6 +233,8 @@ private:
   }
   /// Lets go of the mapped pages before the unread bytes.
   void releaseMapped();
+  /// Asks for the mapped pages ahead of the unread bytes (askAhead()).
+  void prefetchMapped();
   /// At the end of the stream: lets go of all the mapped pages.
   void releaseMappedRest();
   /// Copies the unread bytes in place to Buf and reads no more of them.
@@ -269,7 +289,7 @@ private:
   // A mapping of the file (mapFile()), Data at MapOffset in it; the pages
   // before Released are let go.
   char *Map = nullptr;
-  size_t MapSize = 0, MapOffset = 0, Released = 0;
+  size_t MapSize = 0, MapOffset = 0, Released = 0, Prefetched = 0;
   uint64_t LineNo = 0;
   uint64_t Limit = 0;
   CutPoint *Cut = nullptr;
