@@ -89,7 +89,8 @@ inline const char Pairs[] = "00010203040506070809101112131415161718192021"
                             "66676869707172737475767778798081828384858687"
                             "888990919293949596979899";
 
-/// The digits of 0 to 999, left-aligned in four bytes each.
+/// The digits of 0 to 999, left-aligned in four bytes each, their count in
+/// the last byte (which, copied, the next character overwrites).
 struct SmallDecimals {
   char Digits[1000][4] = {};
   constexpr SmallDecimals() {
@@ -97,6 +98,7 @@ struct SmallDecimals {
       unsigned Len = 1 + (V >= 10) + (V >= 100), X = V;
       for (unsigned I = Len; I--; X /= 10)
         Digits[V][I] = char('0' + X % 10);
+      Digits[V][3] = char(Len);
     }
   }
 };
@@ -109,7 +111,7 @@ inline char *formatDecimal(char *Out, uint64_t V) {
   // in a row of counts is as good as random.
   if (LLVM_LIKELY(V < 1000)) {
     memcpy(Out, DigitsBelow1000.Digits[V], 4);
-    return Out + 1 + (V >= 10) + (V >= 100);
+    return Out + DigitsBelow1000.Digits[V][3];
   }
   static constexpr uint64_t Pow10[] = {1,
                                        10,
