@@ -70,14 +70,14 @@ void Formatter::name(StringRef Key, uint32_t Entry, IdTable T) {
 /// Writes a position: `*` for an unchanged word, `+N`/`-N` when that is no
 /// longer than the absolute form, else the absolute value. A cost line's
 /// position is stored at Update, a target's (Update null) is not.
-template <unsigned K>
+template <typename K>
 LLVM_ATTRIBUTE_ALWAYS_INLINE char *
 Formatter::formatPosition(char *O, const uint64_t *Pos, uint64_t *Update) {
   for (unsigned I = 0; I != np<K>(); ++I) {
     if (I)
       *O++ = ' ';
     uint64_t V = Pos[I], Last = LastPos[I];
-    bool Hex = HexMask >> I & 1;
+    bool Hex = hex<K>(I);
     if (Update)
       Update[I] = V;
     if (Last) {
@@ -105,7 +105,7 @@ Formatter::formatPosition(char *O, const uint64_t *Pos, uint64_t *Update) {
 /// as profkit reads it; KCachegrind and callgrind_annotate read it relative
 /// to this one. So `*` where the two are the same, else the absolute
 /// position, and the next line's absolute too.
-template <unsigned K>
+template <typename K>
 LLVM_ATTRIBUTE_ALWAYS_INLINE char *
 Formatter::formatCallSite(char *O, const uint64_t *Pos) {
   for (unsigned I = 0; I != np<K>(); ++I) {
@@ -116,14 +116,14 @@ Formatter::formatCallSite(char *O, const uint64_t *Pos) {
       *O++ = '*';
       continue;
     }
-    O = HexMask >> I & 1 ? formatHex(O, V) : formatDecimal(O, V);
+    O = hex<K>(I) ? formatHex(O, V) : formatDecimal(O, V);
     LastPos[I] = 0;
   }
   return O;
 }
 
 /// Before in source-file-and-position order: the position leads the key.
-template <unsigned K>
+template <typename K>
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool Formatter::before(const Row &A,
                                                     const Row &B) const {
   const uint64_t *X = A.Key.data(), *Y = B.Key.data();
@@ -133,7 +133,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool Formatter::before(const Row &A,
                                       Y + np<K>() + 1);
 }
 
-template <unsigned K>
+template <typename K>
 LLVM_ATTRIBUTE_ALWAYS_INLINE void Formatter::selfRow(const Row &R,
                                                      StrId FunctionFile) {
   switchSourceFile(RowLayout{np<K>()}.sourceFile(R), FunctionFile);
@@ -156,7 +156,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void Formatter::selfRow(const Row &R,
   Out.Cur = O;
 }
 
-template <unsigned K> void Formatter::callRow(const Row &R, const Function &F) {
+template <typename K> void Formatter::callRow(const Row &R, const Function &F) {
   const unsigned NP = np<K>();
   const RowLayout L{NP};
   switchSourceFile(L.sourceFile(R), F.File);
@@ -188,7 +188,7 @@ template <unsigned K> void Formatter::callRow(const Row &R, const Function &F) {
   Out.Cur = O;
 }
 
-template <unsigned K>
+template <typename K>
 void Formatter::jumpRow(const Row &R, const FunctionData &FD,
                         StrId FunctionFile) {
   const unsigned NP = np<K>();
@@ -230,7 +230,7 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
 /// Merges the three sorted tables in source-file-and-position order, self
 /// cost first at a position, then calls, then jumps, as callgrind writes
 /// them.
-template <unsigned K>
+template <typename K>
 void Formatter::rows(const FunctionData &FD, const Function &F) {
   RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
   size_t Lead = leadingSelfRow(FD, F.File, S != SE ? &*S : nullptr);
@@ -319,18 +319,26 @@ void Formatter::function(const FunctionData &FD) {
   // Readers differ on whether relative positions carry across fn= lines;
   // start every function from absolute positions.
   std::fill(LastPos, LastPos + NP, 0);
+  // valgrind's: a line (line-level), an address (--dump-instr=yes), or an
+  // address and a line (both).
   switch (NP) {
   case 1:
-    rows<1>(FD, F);
+    if (HexMask)
+      rows<Shape<1, 1>>(FD, F);
+    else
+      rows<Shape<1, 0>>(FD, F);
     break;
   case 2:
-    rows<2>(FD, F);
+    if (HexMask == 1)
+      rows<Shape<2, 1>>(FD, F);
+    else
+      rows<Shape<2>>(FD, F);
     break;
   case 3:
-    rows<3>(FD, F);
+    rows<Shape<3>>(FD, F);
     break;
   default:
-    rows<0>(FD, F);
+    rows<Shape<0>>(FD, F);
   }
   // callgrind_annotate keeps the fi= file across the next fn= line; close
   // inlined code as callgrind does.

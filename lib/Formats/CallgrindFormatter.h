@@ -258,20 +258,29 @@ public:
   bool Overflow = false;
 
 private:
-  // K is the number of positions when it is a common one (1 to 3), so that
-  // their loops unroll; 0 for any other.
-  template <unsigned K> unsigned np() const { return K ? K : NP; }
-  template <unsigned K>
+  /// The positions of the rows as the templates below take them (K): Count
+  /// of them when it is a common one (1 to 3), so that their loops unroll,
+  /// else 0; Hex the mask of those written in hex when it is a common one,
+  /// so that each is formatted without a test, else -1.
+  template <unsigned CountV, int HexV = -1> struct Shape {
+    static constexpr unsigned Count = CountV;
+    static constexpr int Hex = HexV;
+  };
+  template <typename K> unsigned np() const { return K::Count ? K::Count : NP; }
+  template <typename K> bool hex(unsigned I) const {
+    return (K::Hex < 0 ? HexMask : unsigned(K::Hex)) >> I & 1;
+  }
+  template <typename K>
   char *formatPosition(char *O, const uint64_t *Pos, uint64_t *Update);
-  template <unsigned K> char *formatCallSite(char *O, const uint64_t *Pos);
-  template <unsigned K> bool before(const Row &A, const Row &B) const;
-  template <unsigned K> void rows(const FunctionData &FD, const Function &F);
+  template <typename K> char *formatCallSite(char *O, const uint64_t *Pos);
+  template <typename K> bool before(const Row &A, const Row &B) const;
+  template <typename K> void rows(const FunctionData &FD, const Function &F);
   static constexpr size_t NoLeadingRow = ~size_t(0);
   size_t leadingSelfRow(const FunctionData &FD, StrId OwnFile,
                         const Row *FirstRow);
-  template <unsigned K> void selfRow(const Row &R, StrId FunctionFile);
-  template <unsigned K> void callRow(const Row &R, const Function &F);
-  template <unsigned K>
+  template <typename K> void selfRow(const Row &R, StrId FunctionFile);
+  template <typename K> void callRow(const Row &R, const Function &F);
+  template <typename K>
   void jumpRow(const Row &R, const FunctionData &FD, StrId FunctionFile);
   void name(StringRef Key, uint32_t Entry, IdTable T);
   void switchSourceFile(StrId File, StrId FunctionFile) {
