@@ -543,6 +543,8 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
   std::vector<std::thread> Threads;
   if (Live) {
     Streams.back()->setCutPoint(&Live->Head);
+    // The tail's skim, which runs ahead of the head, asks for the pages.
+    Streams.back()->followAnotherStream();
     InputStream &Tail = Range(0, Size);
     Tails.push_back(std::make_unique<CallgrindReader>(Tail, Opts, Role::Tail));
     Threads.emplace_back([&Reader = *Tails.back(), &Tail, &Live] {

@@ -648,7 +648,8 @@ bool InputStream::extendInPlace() {
     return false;
   if (Map) {
     releaseMapped();
-    prefetchMapped();
+    if (AskAhead)
+      prefetchMapped();
   }
   // A mapped file's pages count in the reader's memory until let go: a
   // quarter of a megabyte at a time, not a chunk.

@@ -6,7 +6,8 @@
 // machine has two cores). A
 // plain regular file is mapped, not read: its lines come straight from the
 // page cache, and the pages behind the reader are let go as it goes on, so
-// it holds about a chunk of the file at a time. Text readers take one line
+// it holds about a chunk of the file at a time; those ahead of it are asked
+// for (askAhead()). Text readers take one line
 // at a time without copying; binary readers take the whole (decompressed)
 // contents.
 //
@@ -194,6 +195,9 @@ public:
   /// Lets another thread end the stream early through C (before the first
   /// read), which outlives the stream.
   void setCutPoint(CutPoint *C) { Cut = C; }
+  /// Asks for none of a mapped file's pages ahead (askAhead()): another
+  /// stream of the file reads them first.
+  void followAnotherStream() { AskAhead = false; }
 
   /// Caps the (decompressed) bytes held at once, that is the longest line
   /// and what readAll() returns, at MaxBytes; 0 is no limit. Past it,
@@ -290,6 +294,7 @@ private:
   // before Released are let go.
   char *Map = nullptr;
   size_t MapSize = 0, MapOffset = 0, Released = 0, Prefetched = 0;
+  bool AskAhead = true;
   uint64_t LineNo = 0;
   uint64_t Limit = 0;
   CutPoint *Cut = nullptr;
