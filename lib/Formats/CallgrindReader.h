@@ -285,6 +285,9 @@ private:
   tryFastCallOrJumpLine(const char *Ptr, const char *End, size_t NumPos);
   template <typename Rules, unsigned NP>
   const char *tryFastCallOrJumpLineOf(const char *Ptr, const char *End);
+  template <typename Rules>
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *tryFastNameRef(const char *Ptr,
+                                                          const char *End);
   void expectCallCost(uint64_t Count);
   void expectJumpCost(bool Cond, uint64_t Followed, uint64_t Executed);
 

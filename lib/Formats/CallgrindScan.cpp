@@ -141,8 +141,11 @@ bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values,
 template <typename Rules>
 const char *CallgrindReader::tryFastLine(const char *Ptr, const char *End,
                                          size_t NumPos) {
-  return startsCostLine(*Ptr) ? tryFastCostLine<Rules>(Ptr, End, NumPos)
-                              : tryFastCallOrJumpLine<Rules>(Ptr, End, NumPos);
+  if (startsCostLine(*Ptr))
+    return tryFastCostLine<Rules>(Ptr, End, NumPos);
+  if (const char *Next = tryFastCallOrJumpLine<Rules>(Ptr, End, NumPos))
+    return Next;
+  return tryFastNameRef<Rules>(Ptr, End);
 }
 
 /// Scans NP positions (0: as many as the part has) from the token at Ptr
@@ -233,6 +236,55 @@ const char *CallgrindReader::tryFastCallOrJumpLineOf(const char *Ptr,
   // The stream counts a line parsed in place once it is passed.
   WaitingLine += Rules::InPlace;
   return Ptr;
+}
+
+/// A line that names the callee or the source file by a compressed name
+/// defined before (`cfn=(12)`, `cfi=`, `cfl=`, `cob=`, `fi=`, `fe=`), a
+/// line in six of a line-level profile of many dumps, between Ptr and End
+/// by Rules as tryFastCostLine(): what parseSpec() does with it. Anything
+/// else (a definition, an unknown id, blanks) returns null and goes
+/// through parseSpec(). `fn=`, `fl=` and `ob=` lines do more there.
+template <typename Rules>
+const char *CallgrindReader::tryFastNameRef(const char *Ptr, const char *End) {
+  if (Waiting != Pending::None)
+    return nullptr; // parseLine() reports it.
+  CompressedIds *Table = &FileIds;
+  StrId *Out = &SourceFile;
+  bool *Callee = nullptr; // Which callee's name the line gives, if any.
+  const char *P = Ptr;
+  // A byte at a time up to the first that differs, which the line's end
+  // does: no byte past it is read.
+  if (P[0] == 'c') {
+    if (P[1] == 'f' && P[2] == 'n')
+      Table = &FunctionIds, Out = &CalleeName, Callee = &HaveCallee;
+    else if (P[1] == 'f' && (P[2] == 'i' || P[2] == 'l'))
+      Out = &CalleeFile, Callee = &HaveCalleeFile;
+    else if (P[1] == 'o' && P[2] == 'b')
+      Table = &ObjectIds, Out = &CalleeObject, Callee = &HaveCalleeObject;
+    else
+      return nullptr;
+    P += 3;
+  } else if (P[0] == 'f' && (P[1] == 'i' || P[1] == 'e')) {
+    P += 2;
+  } else {
+    return nullptr;
+  }
+  if (P[0] != '=' || P[1] != '(')
+    return nullptr;
+  P += 2;
+  uint64_t Id = 0;
+  const char *Digits = P;
+  for (; unsigned(*P - '0') < 10 && P - Digits < 9; ++P)
+    Id = Id * 10 + unsigned(*P - '0');
+  StrId Name;
+  if (P == Digits || *P != ')' || !Rules::atEnd(++P, End) ||
+      !Table->find(Id, Name))
+    return nullptr;
+  *Out = Name;
+  if (Callee)
+    *Callee = true;
+  PartHasBody = true;
+  return P;
 }
 
 /// The cost line that starts at Ptr (a cost line's first byte) and ends at
