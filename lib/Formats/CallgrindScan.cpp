@@ -240,7 +240,7 @@ const char *CallgrindReader::tryFastCallOrJumpLineOf(const char *Ptr,
 
 /// A line that names the callee or the source file by a compressed name
 /// defined before (`cfn=(12)`, `cfi=`, `cfl=`, `cob=`, `fi=`, `fe=`), a
-/// line in six of a line-level profile of many dumps, between Ptr and End
+/// line in seven of a line-level profile of many dumps, between Ptr and End
 /// by Rules as tryFastCostLine(): what parseSpec() does with it. Anything
 /// else (a definition, an unknown id, blanks) returns null and goes
 /// through parseSpec(). `fn=`, `fl=` and `ob=` lines do more there.

@@ -280,11 +280,6 @@ private:
   // on, as its descriptor is shared, and inflates it from the start: Skip
   // bytes to pass over, then Left, or the rest when null.
   std::optional<uint64_t> ReadAt;
-  uint64_t ReadSoFar = 0; // Read where FD stands (no ReadAt).
-  // The end of a regular file of gzip data, whose bytes are asked for ahead
-  // of the reads (askAhead()), up to Asked so far.
-  std::optional<uint64_t> FileEnd;
-  uint64_t Asked = 0;
   uint64_t Skip = 0;
   std::optional<uint64_t> Left;
   // Where a range reads to the end: the trailer's inflated size.
@@ -401,17 +396,9 @@ Expected<size_t> FileStream::readFD(char *Out, size_t Size) {
     Mem = Mem.drop_front(N);
     return N;
   }
-  uint64_t At = ReadAt ? *ReadAt : Start + ReadSoFar;
-  if (FileEnd)
-    Asked =
-        askAhead(Asked, At, *FileEnd, [&](uint64_t Offset, uint64_t Length) {
-          ::posix_fadvise(FD, Offset, Length, POSIX_FADV_WILLNEED);
-        });
   Expected<size_t> N = readFrom(FD, Out, Size, ReadAt, name());
   if (N && ReadAt)
     *ReadAt += *N;
-  else if (N)
-    ReadSoFar += *N;
   return N;
 }
 
@@ -466,11 +453,6 @@ Error FileStream::init() {
     Z->crc_flag = ISAL_GZIP; // The gzip header and trailer, checked.
     Z->next_in = ZIn.data();
     Z->avail_in = ZIn.size();
-    // Plain files are mapped; gzip data is read, and asked for ahead.
-    if (std::optional<uint64_t> Size = regularFileSize()) {
-      FileEnd = Start + *Size;
-      Asked = ReadAt ? *ReadAt : Start;
-    }
     if (!DecodedSize)
       DecodedSize = trailerSize();
     // Memory buffers (tests, fuzzers) are small: no thread for them.
