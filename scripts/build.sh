@@ -36,7 +36,7 @@ if command -v valgrind > /dev/null; then
     rm -rf "$counts"
     echo "training the profile-guided build (scripts/pgo-train.sh)..." >&2
     bash scripts/pgo-train.sh build-pgo/bin/profkit-opt build-pgo/train
-    rm -rf build-pgo/train # 130 MB of profiles, made again when needed.
+    rm -rf build-pgo/train # About 110 MB of profiles, made again when needed.
     touch "$stamp"
   fi
   pgo=(-DPROFKIT_PGO=use -DPROFKIT_PGO_DIR="$counts")
