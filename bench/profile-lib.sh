@@ -1,6 +1,7 @@
 # Sourced by the scripts that make benchmark profiles (make-large.sh,
-# make-shapes.sh): the real program they profile and the way a profile is
-# grown to the size a benchmark needs.
+# make-shapes.sh) and the training profiles of the guided build
+# (scripts/pgo-train.sh): the real program benchmarks profile and the way
+# a profile is grown to the size a benchmark needs.
 
 # Writes DIR/tu.cpp, the C++ file whose compilation by clang-19 is profiled:
 # <regex>, <map>, ... make cc1 run a realistic mix of the front end, the

@@ -18,7 +18,7 @@ configure() { # DIR CMAKE_OPTIONS...
     cmake -G Ninja -S . -B "$dir" -DLLVM_DIR=/usr/lib/llvm-19/lib/cmake/llvm "$@"
   fi
 }
-pgo=()
+pgo=(-DPROFKIT_PGO= -DPROFKIT_PGO_DIR=) # Plain unless trained below.
 if command -v valgrind > /dev/null; then
   counts=$PWD/build-pgo/counts
   configure build-pgo -DPROFKIT_PGO=generate -DPROFKIT_PGO_DIR="$counts"
@@ -35,14 +35,27 @@ if command -v valgrind > /dev/null; then
     fi
     rm -rf "$counts"
     echo "training the profile-guided build (scripts/pgo-train.sh)..." >&2
-    bash scripts/pgo-train.sh build-pgo/bin/profkit-opt build-pgo/train
-    rm -rf build-pgo/train # About 110 MB of profiles, made again when needed.
-    touch "$stamp"
+    if bash scripts/pgo-train.sh build-pgo/bin/profkit-opt build-pgo/train
+    then
+      touch "$stamp"
+    else
+      echo "the training failed (its files are in build-pgo/train):" \
+        "a build without profile guidance" >&2
+    fi
   fi
-  pgo=(-DPROFKIT_PGO=use -DPROFKIT_PGO_DIR="$counts")
+  if [ -f "$stamp" ]; then
+    rm -rf build-pgo/train # About 110 MB of profiles, made again when needed.
+    pgo=(-DPROFKIT_PGO=use -DPROFKIT_PGO_DIR="$counts")
+  fi
 else
   echo "valgrind not found: a build without profile guidance" >&2
-  pgo=(-DPROFKIT_PGO= -DPROFKIT_PGO_DIR=)
+fi
+# A configured build keeps its options: reconfigure when the guidance
+# changes (a training that failed, valgrind gone or back).
+if [ -f build/CMakeCache.txt ] &&
+  ! grep -qx "PROFKIT_PGO:STRING=${pgo[0]#-DPROFKIT_PGO=}" build/CMakeCache.txt
+then
+  rm build/build.ninja
 fi
 configure build "${pgo[@]}"
 ninja -C build -j "$(nproc)"

@@ -11,6 +11,8 @@
 #
 #   scripts/pgo-train.sh PROFKIT_OPT WORK_DIR
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../bench/profile-lib.sh" # repeat_to_size
 opt=$(realpath "$1")
 work=$2
 mkdir -p "$work"
@@ -22,26 +24,25 @@ profile() { # OUT TOOL OPTIONS... -- COMMAND...
   local opts=()
   while [ "$1" != -- ]; do opts+=("$1"); shift; done
   shift
-  valgrind -q --tool="$tool" "${opts[@]}" "--$tool-out-file=$out.one" \
-    "$@" > /dev/null
-  : > "$out"
-  while [ "$(stat -c %s "$out")" -lt $((24 << 20)) ]; do
-    cat "$out.one" >> "$out"
-  done
+  # valgrind's notes on the cache it simulates go to the log.
+  valgrind --tool="$tool" "${opts[@]}" "--$tool-out-file=$out.one" \
+    "$@" > /dev/null 2> "$out.log"
 }
 profile jumps.callgrind callgrind --dump-instr=yes --collect-jumps=yes -- \
   gzip -9 -c input.txt
 profile events.callgrind callgrind --dump-instr=yes --cache-sim=yes \
   --branch-sim=yes -- sort -n input.txt
 profile lines.callgrind callgrind -- gzip -1 -c input.txt
-valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes \
-  --cachegrind-out-file=cache.one \
-  llvm-nm-19 -C /usr/lib/llvm-19/lib/libLLVMDemangle.a > /dev/null
-awk '/^fl=/ { exit } { print }' cache.one > cache.cachegrind
+for f in jumps events lines; do
+  repeat_to_size "$f.callgrind" 24 "$f.callgrind.one" > /dev/null
+done
+profile cache.cachegrind cachegrind --cache-sim=yes --branch-sim=yes -- \
+  llvm-nm-19 -C /usr/lib/llvm-19/lib/libLLVMDemangle.a
+awk '/^fl=/ { exit } { print }' cache.cachegrind.one > cache.cachegrind
 for ((i = 0; $(stat -c %s cache.cachegrind) < (24 << 20); i++)); do
   awk -v p="copy$i/" '/^summary:/ { exit }
-    body || /^fl=/ { body = 1; sub(/^fl=/, "fl=" p); print }' cache.one \
-    >> cache.cachegrind
+    body || /^fl=/ { body = 1; sub(/^fl=/, "fl=" p); print }' \
+    cache.cachegrind.one >> cache.cachegrind
 done
 gzip -1 -c events.callgrind > events.callgrind.gz
 for f in jumps.callgrind events.callgrind lines.callgrind cache.cachegrind \
