@@ -66,8 +66,8 @@ private:
 };
 
 /// Looks, line by line, for a `fn=` line a tail piece can start at: one
-/// whose positions, up to its first cost line, are absolute, as callgrind
-/// writes them, so that the tail needs none from the head.
+/// whose positions, up to its first self cost line, are absolute, as
+/// callgrind writes them, so that the tail needs none from the head.
 class profkit::callgrind::SplitFinder {
 public:
   enum Verdict {
@@ -84,6 +84,10 @@ public:
 
 private:
   std::optional<uint64_t> Cand;
+  /// The last line was a `calls=` or jump line: the next cost line, its
+  /// position's, leaves the last self cost line's in force, which may lie
+  /// before the candidate.
+  bool AfterCallOrJump = false;
 };
 
 bool CallgrindReader::skimLine(StringRef Line) {
@@ -393,25 +397,29 @@ static bool allAbsolute(StringRef Words) {
 SplitFinder::Verdict SplitFinder::next(StringRef Line, uint64_t At) {
   if (Line.starts_with("fn=")) {
     Cand = At;
+    AfterCallOrJump = false;
     return Candidate;
   }
   if (!Cand || Line.empty() || Line[0] == '#')
     return Pass;
   if (isDigit(Line[0])) {
-    if (allAbsolute(Line))
-      return Found;
-    Cand.reset();
-    return Rejected;
+    if (!allAbsolute(Line)) {
+      Cand.reset();
+      return Rejected;
+    }
+    // Only a self cost line sets the position later lines are relative to.
+    return std::exchange(AfterCallOrJump, false) ? Pass : Found;
   }
   size_t Eq = Line.find('=');
   StringRef Key = Line.take_front(Eq);
+  bool CallOrJump = is_contained({"calls", "jump", "jcnd"}, Key);
   if (Eq == StringRef::npos || Key.empty() ||
       !all_of(Key, [](char C) { return isLower(C); }) ||
-      (is_contained({"calls", "jump", "jcnd"}, Key) &&
-       !allAbsolute(Line.drop_front(Eq + 1)))) {
+      (CallOrJump && !allAbsolute(Line.drop_front(Eq + 1)))) {
     Cand.reset(); // A relative position, a header line, ...
     return Rejected;
   }
+  AfterCallOrJump |= CallOrJump;
   return Pass;
 }
 
