@@ -84,9 +84,9 @@ public:
 
 private:
   std::optional<uint64_t> Cand;
-  /// The last line was a `calls=` or jump line: the next cost line, its
-  /// position's, leaves the last self cost line's in force, which may lie
-  /// before the candidate.
+  /// A `calls=` or jump line came last: the cost line after it gives the
+  /// call's or jump's position and leaves the last self cost line's, which
+  /// may lie before the candidate, the base of relative positions.
   bool AfterCallOrJump = false;
 };
 
