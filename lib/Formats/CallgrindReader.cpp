@@ -791,9 +791,11 @@ static constexpr uint64_t MinBytesPerPiece = 8 << 20;
 
 /// By default a file is read in this many pieces at most. Each tail skims
 /// the text before its piece and holds a copy of its names, so the
-/// speed-up nears 1 / 0.21 (the share of reading that skimming costs) and
-/// memory grows by the names with every piece: 8 pieces read 4.0x as fast
-/// as one at best, 16 only 4.6x.
+/// speed-up nears 1 / (the share of reading that skimming costs) and
+/// memory grows by the names with every piece: counted by instructions, 8
+/// pieces read valgrind's instruction-level profiles 3.3x as fast as one,
+/// line-level ones of many dumps and cachegrind's about 2x, and 16 hardly
+/// faster (docs/Performance.md).
 static constexpr unsigned MaxDefaultPieces = 8;
 
 /// The pieces to read a file of Size bytes in: ReadOptions::Threads if

@@ -196,6 +196,10 @@ public:
   /// Tail: skims a line of the pieces before its own; false, with
   /// TailFailure set, on an error.
   bool skimLine(llvm::StringRef Line);
+  /// The lines a skim meets most (`calls=`, and `fn=(12)`, `cfn=(12)` and
+  /// the like naming a name defined before), skimmed without the general
+  /// path: false for any other line, or when a part is to start first.
+  bool skimFastLine(llvm::StringRef Line);
   /// Live tail: skims on, line by line, to the first line its piece can
   /// start at, and cuts the head's stream there; Before then stands at it.
   /// If there is none or the head has passed it, the head reads the whole

@@ -238,6 +238,22 @@ const char *CallgrindReader::tryFastCallOrJumpLineOf(const char *Ptr,
   return Ptr;
 }
 
+/// The compressed name `(N)` at P that ends its line, between P and End by
+/// Rules (ids of up to 9 digits): where it ends, with N in Id, or null.
+template <typename Rules>
+LLVM_ATTRIBUTE_ALWAYS_INLINE static const char *
+scanIdRef(const char *P, const char *End, uint64_t &Id) {
+  if (*P != '(')
+    return nullptr;
+  const char *Digits = ++P;
+  Id = 0;
+  for (; unsigned(*P - '0') < 10 && P - Digits < 9; ++P)
+    Id = Id * 10 + unsigned(*P - '0');
+  if (P == Digits || *P != ')' || !Rules::atEnd(++P, End))
+    return nullptr;
+  return P;
+}
+
 /// A line that names the callee or the source file by a compressed name
 /// defined before (`cfn=(12)`, `cfi=`, `cfl=`, `cob=`, `fi=`, `fe=`), a
 /// line in seven of a line-level profile of many dumps, between Ptr and End
@@ -269,15 +285,9 @@ const char *CallgrindReader::tryFastNameRef(const char *Ptr, const char *End) {
   } else {
     return nullptr;
   }
-  if (P[0] != '=' || P[1] != '(')
-    return nullptr;
-  P += 2;
-  uint64_t Id = 0;
-  const char *Digits = P;
-  for (; unsigned(*P - '0') < 10 && P - Digits < 9; ++P)
-    Id = Id * 10 + unsigned(*P - '0');
+  uint64_t Id;
   StrId Name;
-  if (P == Digits || *P != ')' || !Rules::atEnd(++P, End) ||
+  if (*P != '=' || !(P = scanIdRef<Rules>(P + 1, End, Id)) ||
       !Table->find(Id, Name))
     return nullptr;
   *Out = Name;
@@ -285,6 +295,32 @@ const char *CallgrindReader::tryFastNameRef(const char *Ptr, const char *End) {
     *Callee = true;
   PartHasBody = true;
   return P;
+}
+
+bool CallgrindReader::skimFastLine(StringRef Line) {
+  if (!Cur || NewPartWanted)
+    return false; // parseSpec() starts a part first.
+  const char *B = Line.begin(), *E = Line.end();
+  if (tryFastNameRef<FastRules>(B, E))
+    return true;
+  // What parseSpec() does with these while skimming.
+  if (startsWith(B, "calls=")) {
+    if (HaveCallee)
+      callee();
+    HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+    PartHasBody = true;
+    return true;
+  }
+  uint64_t Id;
+  StrId Name;
+  if (startsWith(B, "fn=") && scanIdRef<FastRules>(B + 3, E, Id) &&
+      FunctionIds.find(Id, Name)) {
+    HeadFunctions.insert(P.getOrAddFunction(Object, File, Name));
+    SourceFile = File;
+    PartHasBody = true;
+    return true;
+  }
+  return false;
 }
 
 /// The cost line that starts at Ptr (a cost line's first byte) and ends at
