@@ -533,12 +533,11 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
       StrId Name;
       if (Error E = parseName(Value, FunctionIds, Name))
         return E;
-      FuncId F = P.getOrAddFunction(Object, File, Name);
       if (Skimming) {
-        HeadFunctions.insert(F);
-        SourceFile = File;
+        skimFunction(Name);
         return Error::success();
       }
+      FuncId F = P.getOrAddFunction(Object, File, Name);
       if (!flushRows())
         return error("a cost sum overflows 64 bits");
       if (Opts.Slice && RowBytes + (FunctionDatas + Cur->functions().size()) *
@@ -570,11 +569,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
     }
     if (Key == "calls") {
       if (Skimming) {
-        // Only the callee, a function of the profile; its costs are the
-        // head's.
-        if (HaveCallee)
-          callee();
-        HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+        skimCall();
         return Error::success();
       }
       if (Error E = requireFunction("'calls='"))

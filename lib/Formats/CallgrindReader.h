@@ -200,6 +200,19 @@ public:
   /// the like naming a name defined before), skimmed without the general
   /// path: false for any other line, or when a part is to start first.
   bool skimFastLine(llvm::StringRef Line);
+  /// What a skim takes of a `fn=` line naming Name: the function, among
+  /// the head's, and its file.
+  void skimFunction(StrId Name) {
+    HeadFunctions.insert(P.getOrAddFunction(Object, File, Name));
+    SourceFile = File;
+  }
+  /// What a skim takes of a `calls=` line: only the callee, a function of
+  /// the profile; its costs are the head's.
+  void skimCall() {
+    if (HaveCallee)
+      callee();
+    HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+  }
   /// Live tail: skims on, line by line, to the first line its piece can
   /// start at, and cuts the head's stream there; Before then stands at it.
   /// If there is none or the head has passed it, the head reads the whole

@@ -303,11 +303,9 @@ bool CallgrindReader::skimFastLine(StringRef Line) {
   const char *B = Line.begin(), *E = Line.end();
   if (tryFastNameRef<FastRules>(B, E))
     return true;
-  // What parseSpec() does with these while skimming.
+  // As parseSpec() takes them while skimming.
   if (startsWith(B, "calls=")) {
-    if (HaveCallee)
-      callee();
-    HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+    skimCall();
     PartHasBody = true;
     return true;
   }
@@ -315,8 +313,7 @@ bool CallgrindReader::skimFastLine(StringRef Line) {
   StrId Name;
   if (startsWith(B, "fn=") && scanIdRef<FastRules>(B + 3, E, Id) &&
       FunctionIds.find(Id, Name)) {
-    HeadFunctions.insert(P.getOrAddFunction(Object, File, Name));
-    SourceFile = File;
+    skimFunction(Name);
     PartHasBody = true;
     return true;
   }
