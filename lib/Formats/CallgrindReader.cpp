@@ -217,9 +217,13 @@ Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
   }
   StringRef Name = trim(Value.drop_front(Close + 1));
   if (Name.empty()) {
-    if (!Table.find(Id, Out))
-      return error("compressed name (" + Twine(Id) + ") is not defined");
-    return Error::success();
+    if (Table.find(Id, Out))
+      return Error::success();
+    if (Digesting) { // Defined before the piece, if at all.
+      Out = placeholder(tableName(Table), Id);
+      return Error::success();
+    }
+    return error("compressed name (" + Twine(Id) + ") is not defined");
   }
   // Most often an earlier part's name for the id (a run that dumped often
   // names its functions again in each part): compared, not hashed.
@@ -235,6 +239,9 @@ Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
   if (Was != S)
     return error("compressed name (" + Twine(Id) + ") redefined as '" + Name +
                  "', was '" + P.Strings.str(Was) + "'");
+  if (Digesting)
+    Digest.Segments.back().Definitions.push_back(
+        {tableName(Table), uint32_t(Id), S});
   Out = S;
   return Error::success();
 }

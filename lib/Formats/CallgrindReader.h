@@ -168,6 +168,40 @@ private:
 
 class LiveSplit;
 class SplitFinder;
+class CallgrindReader;
+
+/// What skimming one piece of a file does to a tail's names, functions and
+/// compressed ids, found by a reader that knows nothing of the pieces
+/// before it (digestPiece()): each piece is digested on a thread of its
+/// own, all at once, and a tail replays the digests of the pieces before
+/// its own (replayDigest()) instead of skimming them in turn. A tail's work
+/// before its piece then no longer grows with the pieces before it, as
+/// sixteen cores need. The digest numbers names and functions in the order
+/// the piece meets them; what it cannot know (the names of ids defined
+/// before, the object and file in force) it names by placeholders the
+/// replay resolves. Header lines it keeps as they are, for the replay to
+/// skim.
+struct PieceDigest {
+  /// The name lines of the body up to the next header lines, then those.
+  struct Segment {
+    bool HasBody = false;
+    /// The digest's names and functions met by the segment's end.
+    StrId EndString = 0;
+    FuncId EndFunction = 0;
+    /// In force at the body's end.
+    StrId Object = 0, File = 0, SourceFile = 0;
+    struct Definition {
+      char Table; // 'o', 'f' or 'n': ob=, fl=/fi=/fe=/cfi=/jfi=, fn= ids.
+      uint32_t Id;
+      StrId Name;
+    };
+    std::vector<Definition> Definitions;
+    std::vector<FuncId> Functions; // Those the body names by `fn=`.
+    std::string HeaderLines;       // Each ends in '\n'.
+  };
+  std::vector<Segment> Segments;
+  bool Ok = false;
+};
 
 /// A file read in pieces on several threads (readInPieces()) has a head
 /// reader for the first piece and a tail reader for each other; a file read
@@ -192,7 +226,15 @@ public:
   /// is kept in TailFailure; warnings wait in TailWarnings. With Live, the
   /// last tail chooses where its piece starts as it skims (skimToSplit()),
   /// and Before is its own stream too: the whole file.
-  void readTail(InputStream &Before, bool Last, LiveSplit *Live = nullptr);
+  void readTail(InputStream &Before, bool Last, LiveSplit *Live = nullptr,
+                llvm::ArrayRef<const CallgrindReader *> Digests = {});
+  /// Digests its stream, a piece of a file before a tail's (PieceDigest).
+  /// digested() tells whether it could: a piece it cannot digest (an error,
+  /// a call's callee named before a header line) a tail skims.
+  void digestPiece();
+  bool digested() const { return Digest.Ok; }
+  /// Why a digest, a tail or a merge failed.
+  llvm::StringRef failure() const { return TailFailure; }
   /// Tail: skims a line of the pieces before its own; false, with
   /// TailFailure set, on an error.
   bool skimLine(llvm::StringRef Line);
@@ -203,7 +245,10 @@ public:
   /// What a skim takes of a `fn=` line naming Name: the function, among
   /// the head's, and its file.
   void skimFunction(StrId Name) {
-    HeadFunctions.insert(P.getOrAddFunction(Object, File, Name));
+    FuncId F = P.getOrAddFunction(Object, File, Name);
+    if (Digesting && !HeadFunctions.contains(F))
+      Digest.Segments.back().Functions.push_back(F);
+    HeadFunctions.insert(F);
     SourceFile = File;
   }
   /// What a skim takes of a `calls=` line: only the callee, a function of
@@ -212,6 +257,29 @@ public:
     if (HaveCallee)
       callee();
     HaveCalleeObject = HaveCalleeFile = HaveCallee = false;
+  }
+  /// Tail: does what skimming the piece D digested does; false, with
+  /// TailFailure set, where skimming it would fail.
+  bool replayDigest(const CallgrindReader &D);
+  /// Digest: ends the body of the current segment; starts the next one.
+  bool endDigestBody();
+  void startDigestSegment();
+  /// Digest: a name standing for what only the replay knows, Id of Table
+  /// ('o', 'f', 'n'; 'O', 'F', 'S' for the object, file and source file
+  /// in force when the segment starts).
+  StrId placeholder(char Table, uint64_t Id);
+  /// Tail: the name a placeholder of D stands for, given the object, file
+  /// and source file in force when its segment started.
+  std::optional<StrId> resolvePlaceholder(llvm::StringRef Name,
+                                          const StrId (&Start)[3]) const;
+  CompressedIds &idTable(char Table) {
+    return Table == 'o' ? ObjectIds : Table == 'f' ? FileIds : FunctionIds;
+  }
+  const CompressedIds &idTable(char Table) const {
+    return const_cast<CallgrindReader *>(this)->idTable(Table);
+  }
+  char tableName(const CompressedIds &Table) const {
+    return &Table == &ObjectIds ? 'o' : &Table == &FileIds ? 'f' : 'n';
   }
   /// Live tail: skims on, line by line, to the first line its piece can
   /// start at, and cuts the head's stream there; Before then stands at it.
@@ -439,6 +507,8 @@ private:
   std::vector<TailWarning> TailWarnings;
   llvm::StringRef TailFailure; // Why it cannot merge.
   bool Skimming = false;       // In the head's piece.
+  bool Digesting = false;      // A digest's reader (digestPiece()).
+  PieceDigest Digest;
   bool InFirstPart = false;    // In the part that continues the head's.
   size_t SkimmedParts = 0; // Parts of the head's piece dropped once skimmed.
   /// The header lines the skim met in its part, which it counts but does

@@ -2,8 +2,11 @@
 //
 // A large callgrind file is read in pieces, each on a thread of its
 // own: a head reader reads the first piece as usual; a tail reader for each
-// other piece skims the pieces before it for their names and then reads its
-// own; where two pieces split is chosen while they are read (LiveSplit).
+// other piece takes the names of the pieces before it and then reads its
+// own. With two pieces, the tail skims the head's, and where they split is
+// chosen while they are read (LiveSplit); with more, the tails digest the
+// pieces before theirs, each one piece, and replay the digests
+// (CallgrindDigest.cpp).
 // The pieces join in file order: merge() moves the profile so far into the
 // next tail's, replaying that tail's rows of the functions that have rows
 // before the split too, so that the profile is the one reading in one piece
@@ -14,7 +17,8 @@
 #include "CallgrindReader.h"
 #include "CallgrindScan.h"
 #include "llvm/ADT/StringExtras.h"
-#include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using namespace profkit;
@@ -163,17 +167,22 @@ bool CallgrindReader::skimToSplit(InputStream &Before, LiveSplit &Live) {
   }
 }
 
-void CallgrindReader::readTail(InputStream &Before, bool Last,
-                               LiveSplit *Live) {
+void CallgrindReader::readTail(InputStream &Before, bool Last, LiveSplit *Live,
+                               ArrayRef<const CallgrindReader *> Digests) {
   // Skim the pieces before: header and name lines as their readers read
   // them, so that names, functions and their ids come out the same; cost
   // lines are theirs. The lines that matter hold '=' (`fn=`, `calls=`, ...)
   // or ':' (headers); the others are cost lines, comments and lines those
-  // readers fail on.
+  // readers fail on. With their digests, replay those.
   Skimming = true;
+  bool Replay = !Digests.empty() &&
+                all_of(Digests, [](const auto *D) { return D->digested(); });
+  for (size_t I = 0; Replay && I != Digests.size(); ++I)
+    if (!replayDigest(*Digests[I]))
+      return;
   StringRef Line;
   bool TimeToSplit = false;
-  while (!TimeToSplit && Before.nextLineContaining(Line, '=', ':')) {
+  while (!Replay && !TimeToSplit && Before.nextLineContaining(Line, '=', ':')) {
     if (Live) {
       LiveSplit::Verdict V = Live->skimmedTo(Before.tell());
       if (V == LiveSplit::GiveUp) {
@@ -482,12 +491,15 @@ static double skimCost(const InputStream &In, uint64_t Size) {
 }
 
 /// Where piece K of N starts, as a share of the file, so that every reader
-/// has as much work: the head reads its piece, tail K skims the pieces
-/// before its own and reads its own. With the work W of each, the piece
-/// starts S(0) = 0, S(K + 1) = S(K) (1 - SkimCost) + W and S(N) = 1.
+/// has as much work. The head reads its piece (X0). Tail 1 digests the
+/// head's piece (SkimCost X0) and reads its own; tail K digests piece K - 1,
+/// no larger, and waits for the head's digest, then replays the digests
+/// (little work). So every tail's piece is X0 (1 - SkimCost), and the N
+/// pieces make the file. (With two pieces, tail 1 skims the head's.)
 static double pieceStart(unsigned K, unsigned N, double SkimCost) {
-  double Keep = 1 - SkimCost;
-  return (1 - std::pow(Keep, K)) / (1 - std::pow(Keep, N));
+  double Tail = 1 - SkimCost;
+  double Head = 1 / (1 + (N - 1) * Tail);
+  return K ? Head * (1 + (K - 1) * Tail) : 0;
 }
 
 /// Where the tails' pieces start, chosen in advance so that every reader
@@ -518,7 +530,8 @@ static std::vector<uint64_t> fixedSplits(const InputStream &In, uint64_t Size,
 /// Reads a callgrind file of Size bytes (inflated) in up to Pieces pieces, each
 /// on a thread of its own: the head, up to a `fn=` line, as usual; each tail
 /// skims the text before its piece for its names (a fraction of the work of
-/// reading it), so that they get the same ids, then reads its own. The
+/// reading it), or with three pieces and more replays its digests, so that
+/// they get the same ids, then reads its own. The
 /// pieces' parts then go together without copying a row, and the profile is
 /// the one reading in one piece gives. Two pieces, when the threads are
 /// left to the reader, split where LiveSplit finds; more, or a number of
@@ -564,18 +577,56 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
       Reader.readTail(Tail, /*Last=*/true, &*Live);
     });
   }
+  // Three pieces or more: each tail digests the piece before its own, and
+  // replays the digests of all the pieces before (CallgrindDigest.cpp).
+  bool Digest = !Live && Splits.size() >= 2;
+  std::vector<std::unique_ptr<CallgrindReader>> Digesters;
+  std::vector<const CallgrindReader *> Digests;
+  std::vector<InputStream *> Befores;
   for (size_t K = 0; !Live && K != Splits.size(); ++K) {
     bool Last = K + 1 == Splits.size();
     InputStream &Own = Range(Splits[K], Last ? Size : Splits[K + 1]);
-    InputStream &Before = Range(0, Splits[K]);
+    Befores.push_back(&Range(0, Splits[K]));
     Tails.push_back(std::make_unique<CallgrindReader>(Own, Opts, Role::Tail));
-    Threads.emplace_back([&Tail = *Tails.back(), &Before, Last] {
-      Tail.readTail(Before, Last);
+    if (Digest) {
+      InputStream &Piece = Range(K ? Splits[K - 1] : 0, Splits[K]);
+      Digesters.push_back(
+          std::make_unique<CallgrindReader>(Piece, Opts, Role::Tail));
+      Digests.push_back(Digesters.back().get());
+    }
+  }
+  // The digests done, in file order: tail K waits for the first K + 1.
+  std::mutex DigestsMutex;
+  std::condition_variable DigestDone;
+  std::vector<bool> Digested(Digests.size());
+  for (size_t K = 0; !Live && K != Splits.size(); ++K) {
+    Threads.emplace_back([&, K] {
+      ArrayRef<const CallgrindReader *> Mine;
+      if (Digest) {
+        Digesters[K]->digestPiece();
+        std::unique_lock<std::mutex> Lock(DigestsMutex);
+        Digested[K] = true;
+        DigestDone.notify_all();
+        DigestDone.wait(Lock, [&] {
+          return std::all_of(Digested.begin(), Digested.begin() + K + 1,
+                             [](bool Done) { return Done; });
+        });
+        Mine = ArrayRef(Digests).take_front(K + 1);
+      }
+      Tails[K]->readTail(*Befores[K], K + 1 == Splits.size(), nullptr, Mine);
     });
   }
   Error HeadError = Head.readLines();
   for (std::thread &T : Threads)
     T.join();
+  // Tails after a piece that could not be digested skimmed instead.
+  auto Undigested =
+      find_if(Digests, [](const auto *D) { return !D->digested(); });
+  if (Opts.Threads && Undigested != Digests.end())
+    Opts.Note(In.name() + ": the pieces before piece " +
+              Twine(Undigested - Digests.begin() + 2) +
+              " skimmed, not digested: " + (*Undigested)->failure());
+  Digesters.clear();
   Head.releaseIds();
   for (std::unique_ptr<CallgrindReader> &Tail : Tails)
     Tail->releaseIds();
