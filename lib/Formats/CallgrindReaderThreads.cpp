@@ -466,51 +466,82 @@ LiveSplit::Verdict LiveSplit::skimmedTo(uint64_t X) {
   return X - std::min(X, HeadAt) < Size - X ? Skim : Split;
 }
 
-/// The work of skimming a part of the file for its names, as a share of the
-/// work of reading it: a line the skim parses (a name, a call) costs about
-/// what reading it does, any other line a fraction, measured on valgrind's
-/// shapes (bench/make-shapes.sh): two pieces ended together at 0.2 of the
-/// work of reading for callgrind's instruction-level profiles of clang
-/// (a tenth of the lines parsed) and at 0.5 for a cachegrind file (four
-/// tenths: a new function each). Sampled from the first lines of the file.
-static double skimCost(const InputStream &In, uint64_t Size) {
+/// What a tail does beyond reading its piece, as shares of the work of
+/// reading: skimming or digesting the text before its piece, by the bytes
+/// skimmed, and replaying digests, by the bytes they stand for.
+struct TailCosts {
+  double Skim, Replay;
+};
+
+/// A tail's costs, sampled from the lines at four places in the file. A line
+/// the skim parses (a name, a call) costs about what reading it does, any other
+/// line a fraction, measured on valgrind's shapes (bench/make-shapes.sh): two
+/// pieces ended together at 0.2 of the work of reading for callgrind's
+/// instruction-level profiles of clang (a tenth of the lines parsed) and at
+/// 0.5 for a cachegrind file (four tenths: a new function each). A replay
+/// takes each function a piece names once: counted by instructions, 0.03 of
+/// reading for the clang profile, whose parts name a function in a hundred
+/// lines, 0.13 for the cachegrind file, 0.07 for a line-level profile of
+/// many dumps (a function in twenty lines, named again in each dump, and a
+/// header line, which a replay skims, in twenty-five).
+static TailCosts tailCosts(const InputStream &In, uint64_t Size) {
   constexpr double PassOver = 0.12; // A line the skim does not parse.
-  std::unique_ptr<InputStream> Sample =
-      In.range(0, std::min<uint64_t>(Size, 2 << 20));
-  StringRef Line;
-  uint64_t Lines = 0, Parsed = 0;
-  while (Sample->nextLine(Line)) {
-    ++Lines;
-    Line = Line.ltrim(" \t");
-    Parsed += !Line.empty() && isLower(Line[0]) && !Line.starts_with("jump=") &&
-              !Line.starts_with("jcnd=");
+  constexpr uint64_t SampleBytes = 128 << 10;
+  uint64_t Lines = 0, Parsed = 0, Functions = 0, Headers = 0;
+  for (uint64_t At = 0; At < Size; At += std::max(Size / 4, SampleBytes)) {
+    std::unique_ptr<InputStream> Sample =
+        In.range(At, std::min(Size - At, SampleBytes));
+    StringRef Line;
+    if (At && !Sample->nextLine(Line)) // Most likely a part of a line.
+      continue;
+    while (Sample->nextLine(Line)) {
+      ++Lines;
+      Line = Line.drop_while(isBlank);
+      Parsed += !Line.empty() && isLower(Line[0]) &&
+                !Line.starts_with("jump=") && !Line.starts_with("jcnd=");
+      Functions += Line.starts_with("fn=");
+      size_t Key = 0; // A header's key is lower-case letters, then ':'.
+      while (Key < Line.size() && isLower(Line[Key]))
+        ++Key;
+      Headers += Key && Key < Line.size() && Line[Key] == ':';
+    }
+    consumeError(Sample->takeError());
   }
-  consumeError(Sample->takeError());
-  double Share = Lines ? double(Parsed) / double(Lines) : 0;
-  return PassOver + (1 - PassOver) * Share;
+  auto Share = [&](uint64_t N) {
+    return Lines ? double(N) / double(Lines) : 0;
+  };
+  return {PassOver + (1 - PassOver) * Share(Parsed),
+          0.03 + 0.3 * Share(Functions) + Share(Headers)};
 }
 
 /// Where piece K of N starts, as a share of the file, so that every reader
-/// has as much work. The head reads its piece (X0). Tail 1 digests the
-/// head's piece (SkimCost X0) and reads its own; tail K digests piece K - 1,
-/// no larger, and waits for the head's digest, then replays the digests
-/// (little work). So every tail's piece is X0 (1 - SkimCost), and the N
-/// pieces make the file. (With two pieces, tail 1 skims the head's.)
-static double pieceStart(unsigned K, unsigned N, double SkimCost) {
-  double Tail = 1 - SkimCost;
-  double Head = 1 / (1 + (N - 1) * Tail);
-  return K ? Head * (1 + (K - 1) * Tail) : 0;
+/// has as much work. The head reads its piece, of size 1 here. With two
+/// pieces, the tail skims the head's piece, then reads its own. With more,
+/// tail 1 digests the head's piece, tail K piece K - 1, no larger, and waits
+/// for the head's digest; then tail K replays the digests of the pieces
+/// before, up to S(K), and reads its own: from S(1) = 1 on, S(K + 1) = S(K)
+/// + 1 - Skim - Replay S(K). The file is S(N).
+static double pieceStart(unsigned K, unsigned N, TailCosts C) {
+  double Replay = N > 2 ? C.Replay : 0;
+  double S = 1, At = 0;
+  for (unsigned I = 1; I <= N; ++I) {
+    if (I == K)
+      At = S;
+    if (I < N)
+      S += 1 - C.Skim - Replay * S;
+  }
+  return At / S;
 }
 
 /// Where the tails' pieces start, chosen in advance so that every reader
-/// has as much work by the share skimming costs; fewer than Pieces - 1 when
+/// has as much work (pieceStart()); fewer than Pieces - 1 when
 /// `fn=` lines to start them at are too few (a small file).
 static std::vector<uint64_t> fixedSplits(const InputStream &In, uint64_t Size,
                                          unsigned Pieces) {
   std::vector<uint64_t> Splits;
-  double SkimCost = skimCost(In, Size);
+  TailCosts Costs = tailCosts(In, Size);
   for (unsigned K = 1; K < Pieces; ++K) {
-    uint64_t Target = uint64_t(pieceStart(K, Pieces, SkimCost) * double(Size));
+    uint64_t Target = uint64_t(pieceStart(K, Pieces, Costs) * double(Size));
     if (!Splits.empty())
       Target = std::max(Target, Splits.back() + 1);
     if (Target >= Size)
