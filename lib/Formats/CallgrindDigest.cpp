@@ -98,7 +98,7 @@ void CallgrindReader::digestPiece() {
   // The lines a skim takes (skimLine()).
   while (In.nextLineContaining(Line, '=', ':')) {
     StringRef Text = Line.drop_while(isBlank); // Not all: it holds '=' or ':'.
-    if (startsCostLine(Text[0]) || Text[0] == '#')
+    if (startsCostLine(Text[0]) || Text[0] == '#' || skimPassesOver(Text))
       continue;
     if (!isBodyLine(Text)) {
       if (!InHeader && !endDigestBody())

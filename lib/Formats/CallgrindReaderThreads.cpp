@@ -99,12 +99,7 @@ bool CallgrindReader::skimLine(StringRef Line) {
   while (isBlank(Line[Blanks]))
     ++Blanks;
   Line = Line.drop_front(Blanks);
-  if (startsCostLine(Line[0]))
-    return true;
-  // A jump without jfi= or jfn= before it names no function: the head
-  // reads its counts. That is most jumps, about a quarter of the lines here.
-  if (!HaveJumpFile && !HaveJumpFunction &&
-      (Line.starts_with("jcnd=") || Line.starts_with("jump=")))
+  if (startsCostLine(Line[0]) || skimPassesOver(Line))
     return true;
   // `calls=` and names defined before (`cfn=(12)`, `fn=(12)`): most of the
   // lines a skim parses in a profile of compressed names.
