@@ -14,7 +14,6 @@
 
 #include "CallgrindReader.h"
 #include "CallgrindScan.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 
 using namespace profkit;
@@ -81,14 +80,6 @@ bool CallgrindReader::endDigestBody() {
   return true;
 }
 
-/// A body line: a lower-case key and '=', as parseLine() tells them.
-static bool isBodyLine(StringRef Line) {
-  size_t Eq = 0;
-  while (Eq < Line.size() && Eq < 8 && isLower(Line[Eq]))
-    ++Eq;
-  return Eq && Eq < Line.size() && Line[Eq] == '=';
-}
-
 void CallgrindReader::digestPiece() {
   Skimming = Digesting = true;
   Cur = &P.addPart(Positions); // Its body lines start no part.
@@ -100,7 +91,7 @@ void CallgrindReader::digestPiece() {
     StringRef Text = Line.drop_while(isBlank); // Not all: it holds '=' or ':'.
     if (startsCostLine(Text[0]) || Text[0] == '#' || skimPassesOver(Text))
       continue;
-    if (!isBodyLine(Text)) {
+    if (!bodyKeyLength(Text)) {
       if (!InHeader && !endDigestBody())
         return;
       InHeader = true;

@@ -702,10 +702,7 @@ Error CallgrindReader::parseLine(StringRef Line) {
     return error("expected the cost line of the '" + WaitingKey +
                  "=' at line " + Twine(WaitingLine));
   // Key=value body lines: lower-case keyword, '='.
-  size_t Eq = 0;
-  while (Eq < Line.size() && Eq < 8 && isLower(Line[Eq]))
-    ++Eq;
-  if (Eq && Eq < Line.size() && Line[Eq] == '=')
+  if (size_t Eq = bodyKeyLength(Line))
     return parseSpec(Line.take_front(Eq), Line.drop_front(Eq + 1));
   if (Line.starts_with("==== NEW PROFILING FILE")) {
     // Xdebug's profiler_append=1 separates runs with this line.

@@ -15,6 +15,7 @@
 #ifndef PROFKIT_LIB_FORMATS_CALLGRINDSCAN_H
 #define PROFKIT_LIB_FORMATS_CALLGRINDSCAN_H
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Compiler.h"
 #include <cstdint>
@@ -41,6 +42,15 @@ inline bool isBlank(char C) { return C == ' ' || C == '\t' || C == '\r'; }
 /// Does a line starting with C hold a position (and costs)?
 inline bool startsCostLine(char C) {
   return (C >= '0' && C <= '9') || C == '+' || C == '-' || C == '*';
+}
+
+/// The length of a body line's key (`fn=...`: 2): lower-case letters, at
+/// most 8, then '='. 0 for any other line.
+inline size_t bodyKeyLength(llvm::StringRef Line) {
+  size_t Eq = 0;
+  while (Eq < Line.size() && Eq < 8 && llvm::isLower(Line[Eq]))
+    ++Eq;
+  return Eq < Line.size() && Line[Eq] == '=' ? Eq : 0;
 }
 
 /// Drops blanks at both ends (inline: StringRef::trim is out of line).
