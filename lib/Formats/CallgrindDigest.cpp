@@ -104,12 +104,14 @@ void CallgrindReader::digestPiece() {
       InHeader = false;
     }
     Digest.Segments.back().HasBody = true;
-    if (!skimLine(Line))
+    if (!skimLine(Line)) {
+      TailFailure = "an error in the piece";
       return;
+    }
   }
   if (Error E = In.takeError()) {
     consumeError(std::move(E));
-    TailFailure = "an error reading it";
+    TailFailure = "an error reading the piece";
     return;
   }
   Digest.Ok = InHeader || endDigestBody();
