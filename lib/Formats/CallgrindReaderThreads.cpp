@@ -297,8 +297,13 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
     bool HeadHas = Tail.HeadFunctions.contains(FD.Id);
     Taken.push_back(Cur->getOrCreateAt(FD.Id));
     FunctionData &To = Cur->functions()[Taken.back()];
-    // The head's values come first in the file.
-    Ok &= To.values().merge(FD.values());
+    // The head's values come first in the file; a function new to the
+    // head's part (most of a cachegrind file's) takes the tail's as they
+    // are, where merging them into none cost a quarter of the join.
+    if (To.values().empty())
+      To.values() = std::move(FD.values());
+    else
+      Ok &= To.values().merge(FD.values());
     if (HeadHas)
       return;
     To.Self = std::move(FD.Self);
