@@ -149,8 +149,7 @@ Error CallgrindReader::endPart() {
     return error("a cost sum overflows 64 bits");
   if (MyRole == Role::Tail && InFirstPart) {
     // The head's part: the head checks its end once it has the tail's sums.
-    FirstPartEnd = {true, Sums[SelfRows], SelfSumOverflow, TotalsLine,
-                    In.lineNumber()};
+    noteFirstPartEnd(true);
     return Error::success();
   }
   return checkPartEnd(*Cur, Sums[SelfRows], SelfSumOverflow, TotalsLine,

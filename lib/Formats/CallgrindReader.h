@@ -540,11 +540,18 @@ private:
   // false: a piece that is not the file's last).
   struct {
     bool Ended = false;
-    std::vector<uint64_t> SelfSum;
+    std::vector<uint64_t> Sums[NumRowKinds]; // The part's running sums.
     bool SelfSumOverflow = false;
     std::optional<uint64_t> TotalsLine;
     uint64_t EndLine = 0;
   } FirstPartEnd;
+  /// Tail: notes where its first part ends (Ended), or where its piece
+  /// does, and the part's running sums there.
+  void noteFirstPartEnd(bool Ended) {
+    FirstPartEnd = {Ended, {}, SelfSumOverflow, TotalsLine, In.lineNumber()};
+    for (unsigned K = 0; K != NumRowKinds; ++K)
+      FirstPartEnd.Sums[K] = Sums[K];
+  }
 };
 
 /// Reads a callgrind file of Size bytes (inflated) in up to Pieces pieces, each

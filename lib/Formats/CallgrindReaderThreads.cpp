@@ -234,8 +234,7 @@ void CallgrindReader::readTail(InputStream &Before, bool Last, LiveSplit *Live,
   }
   CurFunction = -1;
   if (InFirstPart)
-    FirstPartEnd = {false, Sums[SelfRows], SelfSumOverflow, TotalsLine,
-                    In.lineNumber()};
+    noteFirstPartEnd(false);
 }
 
 /// Why the pieces of a file cannot merge (not an error of the file: it is
@@ -321,14 +320,20 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
   if (!Ok)
     return cannotMerge("a cost sum overflows 64 bits");
 
-  // Its self costs sum over both pieces.
-  std::vector<uint64_t> &Sum = Sums[SelfRows];
-  const std::vector<uint64_t> &TailSum = Tail.FirstPartEnd.SelfSum;
-  if (Sum.size() < TailSum.size())
-    Sum.resize(TailSum.size());
+  // The part's running sums over both pieces: of self costs, for its
+  // totals; of calls and jumps, in which no key's sum overflows while they
+  // fit. Once one does not, reading in one piece checks every row it adds
+  // and names the line of an overflow (found by callgrind-reader-fuzzer: a
+  // jump's count in both pieces, read in two as an error without a line).
   bool Overflow = SelfSumOverflow || Tail.FirstPartEnd.SelfSumOverflow;
-  for (size_t I = 0; I != TailSum.size(); ++I)
-    Overflow |= !addCost(Sum[I], TailSum[I]);
+  for (unsigned K = 0; K != NumRowKinds; ++K) {
+    std::vector<uint64_t> &Sum = Sums[K];
+    const std::vector<uint64_t> &TailSum = Tail.FirstPartEnd.Sums[K];
+    if (Sum.size() < TailSum.size())
+      Sum.resize(TailSum.size());
+    for (size_t I = 0; I != TailSum.size(); ++I)
+      Overflow |= !addCost(Sum[I], TailSum[I]);
+  }
   if (Overflow)
     return cannotMerge("a cost sum overflows 64 bits");
   if (Opts.MaxMemory && irBytes() + Tail.irBytes() > Opts.MaxMemory)
@@ -370,7 +375,8 @@ Error CallgrindReader::absorb(CallgrindReader &Tail) {
       return E;
   } else {
     // The part goes on in the next piece, which the tail hands on.
-    Tail.Sums[SelfRows] = std::move(Sums[SelfRows]);
+    for (unsigned K = 0; K != NumRowKinds; ++K)
+      Tail.Sums[K] = std::move(Sums[K]);
     Tail.SelfSumOverflow = false;
   }
   ReportTail(false);
