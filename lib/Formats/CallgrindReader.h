@@ -450,6 +450,10 @@ private:
   std::unique_ptr<RowArena> Arena;
   std::vector<uint64_t> Sums[NumRowKinds];
   bool SelfSumOverflow = false;
+  /// A running sum of calls or jumps saturated in some part the reader
+  /// read: only then can a key's sum in such a table overflow, which
+  /// finishProfile() looks through every function for.
+  bool CallOrJumpSumOverflow = false;
   bool RowOverflow = false; // A row's sum overflowed on the fast path.
   CompressedIds ObjectIds, FileIds, FunctionIds;
 

@@ -392,6 +392,7 @@ void CallgrindReader::handOver(CallgrindReader &Tail) {
   Tail.MyRole = Role::Head;
   Tail.HeldWarnings = std::move(HeldWarnings);
   Tail.WarnedNegative |= WarnedNegative;
+  Tail.CallOrJumpSumOverflow |= CallOrJumpSumOverflow;
   for (const auto &Key : WarnedKeys)
     Tail.WarnedKeys.insert(Key.getKey());
   Tail.LineBase = linesRead();

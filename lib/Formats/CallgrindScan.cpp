@@ -130,6 +130,8 @@ bool CallgrindReader::noteRow(RowKind K, ArrayRef<uint64_t> Values,
     return true;
   if (K == SelfRows)
     SelfSumOverflow |= !SumOk;
+  else
+    CallOrJumpSumOverflow |= !SumOk;
   // While the running sum of a kind fits, no key's sum can overflow; once it
   // does not, the row just added is checked at once, so an error names its
   // line.
