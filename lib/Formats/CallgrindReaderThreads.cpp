@@ -286,31 +286,32 @@ Error CallgrindReader::merge(CallgrindReader &Tail) {
     Cur->Summary = std::move(TailFirst.Summary);
   if (TailFirst.Totals)
     Cur->Totals = std::move(TailFirst.Totals);
-  // Each chunk of the tail's functions is freed once taken: a cachegrind
-  // file's piece holds hundreds of thousands. Where each went in the head's
-  // part, by its position in the tail's: the log tags rows so.
-  std::vector<size_t> Taken;
+  // A cachegrind file's piece holds hundreds of thousands of functions,
+  // each chunk of which the head's part fills again once taken: fresh
+  // memory cost a page fault a page, a third of the join. Where each went
+  // in the head's part, by its position in the tail's: the log tags rows
+  // so.
+  std::vector<uint32_t> Taken;
   Taken.reserve(TailFirst.functions().size());
   bool Ok = true;
-  TailFirst.functions().consume([&](FunctionData &FD) {
-    bool HeadHas = Tail.HeadFunctions.contains(FD.Id);
-    Taken.push_back(Cur->getOrCreateAt(FD.Id));
-    FunctionData &To = Cur->functions()[Taken.back()];
-    // The head's values come first in the file; a function new to the
-    // head's part (most of a cachegrind file's) takes the tail's as they
-    // are, where merging them into none cost a quarter of the join.
-    if (To.values().empty())
-      To.values() = std::move(FD.values());
-    else
-      Ok &= To.values().merge(FD.values());
-    if (HeadHas)
-      return;
-    To.Self = std::move(FD.Self);
-    if (FD.hasCalls())
-      To.makeCalls(Arena.get()) = std::move(FD.makeCalls());
-    if (FD.hasJumps())
-      To.jumps() = std::move(FD.jumps());
-  });
+  TailFirst.functions().consume(
+      [&](FunctionData &FD) {
+        // A function new to the head's part (most of a cachegrind file's)
+        // moves in whole, its call block left in the tail's arena.
+        if (!Tail.HeadFunctions.contains(FD.Id)) {
+          Taken.push_back(Cur->add(std::move(FD)));
+          return;
+        }
+        // One the head has takes the tail's values after its own; its
+        // rows are in the log.
+        Taken.push_back(Cur->getOrCreateAt(FD.Id));
+        FunctionData &To = Cur->functions()[Taken.back()];
+        if (To.values().empty())
+          To.values() = std::move(FD.values());
+        else
+          Ok &= To.values().merge(FD.values());
+      },
+      &Cur->functions());
   RowBatch B;
   Tail.Log.replay(B, [&](uint64_t Tag, RowBatch &Batch) {
     FunctionData &FD = Cur->functions()[Taken[Tag / NumRowKinds]];

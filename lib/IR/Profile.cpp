@@ -394,24 +394,33 @@ StringRef Part::header(StringRef Key) const {
   return "";
 }
 
-size_t Part::getOrCreateAt(FuncId F) {
+size_t Part::placeOf(FuncId F) {
   size_t N = Functions.size();
   if (Dense) {
     if (size_t I = densePosition(F); I != N)
       return I;
-    if (!N || F == Functions.front().Id + N) {
-      Functions.emplace_back(F, layout());
+    if (!N || F == Functions.front().Id + N)
       return N;
-    }
     Dense = false;
   } else if (ById) {
     if (size_t I = position(F); I != N)
       return I;
   }
-  auto [It, Inserted] = indexMap().try_emplace(F, unsigned(N));
-  if (Inserted)
+  return indexMap().try_emplace(F, unsigned(N)).first->second;
+}
+
+size_t Part::getOrCreateAt(FuncId F) {
+  size_t I = placeOf(F);
+  if (I == Functions.size())
     Functions.emplace_back(F, layout());
-  return It->second;
+  return I;
+}
+
+size_t Part::add(FunctionData &&FD) {
+  size_t I = placeOf(FD.Id);
+  assert(I == Functions.size() && "a function the part has already");
+  Functions.emplace_back(std::move(FD));
+  return I;
 }
 
 DenseMap<FuncId, unsigned> &Part::indexMap() {

@@ -1,6 +1,7 @@
 //===- ChunkedVectorTest.cpp - Tests of ChunkedVector ---------------------===//
 
 #include "profkit/Support/ChunkedVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
 #include <memory>
 #include <vector>
@@ -77,6 +78,33 @@ TEST(ChunkedVector, ConsumingHandsOverEveryElementInOrder) {
     EXPECT_EQ(*Taken[I], I);
   V.emplace_back(std::make_unique<size_t>(5)); // Usable again.
   EXPECT_EQ(*V[0], 5u);
+}
+
+TEST(ChunkedVector, ConsumingIntoAnotherHandsItTheLargestChunks) {
+  Small From, Into;
+  for (size_t I = 0; I != 40; ++I)
+    From.emplace_back(std::make_unique<size_t>(I));
+  for (size_t I = 0; I != 14; ++I) // Into's next chunk is of the largest size.
+    Into.emplace_back(std::make_unique<size_t>(100 + I));
+  // From's chunks of 8: elements 6, 14, 22, 30 and 38 start them.
+  std::vector<const void *> FromChunks;
+  for (size_t I : {6u, 14u, 22u, 30u, 38u})
+    FromChunks.push_back(&From[I]);
+  From.consume(
+      [&](std::unique_ptr<size_t> &E) { Into.emplace_back(std::move(E)); },
+      &Into);
+  EXPECT_TRUE(From.empty());
+  ASSERT_EQ(Into.size(), 54u);
+  for (size_t I = 0; I != 54; ++I)
+    EXPECT_EQ(*Into[I], I < 14 ? 100 + I : I - 14);
+  // Into needs its first two new chunks (at 14 and 22) before From has
+  // emptied one of 8; the next three are From's, filled again.
+  EXPECT_FALSE(llvm::is_contained(FromChunks, &Into[22]));
+  for (size_t I : {30u, 38u, 46u})
+    EXPECT_TRUE(llvm::is_contained(FromChunks, &Into[I])) << I;
+  Into.shrink(); // Gives back the chunk From handed it last, unused.
+  Into.emplace_back(std::make_unique<size_t>(54));
+  EXPECT_EQ(*Into.back(), 54u);
 }
 
 TEST(ChunkedVector, MovingTakesTheElements) {

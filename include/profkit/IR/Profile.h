@@ -600,6 +600,9 @@ public:
   FunctionData &getOrCreate(FuncId F) { return Functions[getOrCreateAt(F)]; }
   /// The position of F's data in functions(), made if missing.
   size_t getOrCreateAt(FuncId F);
+  /// Moves in the data of a function the part does not have; returns its
+  /// position (a tail's functions joining the head's part).
+  size_t add(FunctionData &&FD);
   const FunctionData *lookup(FuncId F) const;
   /// A function's data stays in place as functions are added (a part keeps
   /// it in chunks) until shrink(), which may gather it into one.
@@ -662,6 +665,9 @@ private:
   llvm::DenseMap<FuncId, unsigned> &indexMap();
   /// The position of F in Functions, or Functions.size().
   size_t position(FuncId F) const;
+  /// The position of F's data, or functions().size(), where F is then
+  /// noted as going: the caller adds its data there.
+  size_t placeOf(FuncId F);
   /// The position of F while the part is dense, or Functions.size().
   size_t densePosition(FuncId F) const {
     size_t N = Functions.size();

@@ -9,7 +9,9 @@
 // most one chunk, mapped but never touched. Once filled, a small vector is
 // gathered into one chunk of its size (shrink()): a profile of many dumps holds
 // tens of thousands of parts of a few dozen functions, and each chunk is a
-// malloc block with its own overhead.
+// malloc block with its own overhead. A vector whose elements move into
+// another as it is consumed hands it its emptied chunks of the largest size:
+// the other fills them where fresh memory would cost a page fault a page.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,8 +40,8 @@ class ChunkedVector {
 public:
   ChunkedVector() = default;
   ChunkedVector(ChunkedVector &&O) noexcept
-      : Chunks(std::move(O.Chunks)), Size(O.Size),
-        LastCapacity(O.LastCapacity) {
+      : Chunks(std::move(O.Chunks)), Size(O.Size), LastCapacity(O.LastCapacity),
+        Spare(std::exchange(O.Spare, nullptr)) {
     O.Chunks.clear();
     O.Size = O.LastCapacity = 0;
   }
@@ -49,6 +51,7 @@ public:
       std::swap(Chunks, O.Chunks);
       std::swap(Size, O.Size);
       std::swap(LastCapacity, O.LastCapacity);
+      std::swap(Spare, O.Spare);
     }
     return *this;
   }
@@ -94,20 +97,26 @@ public:
 
   /// Calls Fn on every element in order, then empties the vector: each
   /// chunk is freed once Fn has seen its elements, so that elements moved
-  /// elsewhere are not held twice.
-  template <typename Fn> void consume(Fn F) {
+  /// elsewhere are not held twice; one of the largest size goes to Into
+  /// instead, if given and it has none spare, for its next chunk (Fn moves
+  /// elements there).
+  template <typename Fn> void consume(Fn F, ChunkedVector *Into = nullptr) {
     for (size_t C = 0; C != Chunks.size(); ++C) {
       T *Begin = Chunks[C];
       for (T *E = Begin, *End = Begin + usedIn(C); E != End; ++E) {
         F(*E);
         E->~T();
       }
-      freeChunk(Begin, C);
+      if (Into && !Into->Spare && chunkBytes(C) == GrowMax * sizeof(T))
+        Into->Spare = Begin;
+      else
+        freeChunk(Begin, C);
     }
     // clear() would keep a list that grew out of its place.
     Chunks.~SmallVector();
     new (&Chunks) decltype(Chunks)();
     Size = LastCapacity = 0;
+    freeSpare();
   }
 
   /// Gathers a small vector into one chunk of its size; else cuts the last
@@ -115,6 +124,7 @@ public:
   /// The slack of a large one is mapped but never touched.
   void shrink() {
     constexpr size_t SmallBytes = size_t(64) << 10;
+    freeSpare();
     if (Chunks.empty())
       return;
     if (Chunks.size() > 1 && Size * sizeof(T) <= SmallBytes) {
@@ -185,9 +195,17 @@ private:
            sizeof(T);
   }
   void addChunk(size_t Capacity) {
-    Chunks.push_back(static_cast<T *>(
-        llvm::allocate_buffer(Capacity * sizeof(T), alignof(T))));
+    if (Capacity == GrowMax && Spare)
+      Chunks.push_back(std::exchange(Spare, nullptr));
+    else
+      Chunks.push_back(static_cast<T *>(
+          llvm::allocate_buffer(Capacity * sizeof(T), alignof(T))));
     LastCapacity = Capacity;
+  }
+  void freeSpare() {
+    if (Spare)
+      llvm::deallocate_buffer(std::exchange(Spare, nullptr),
+                              GrowMax * sizeof(T), alignof(T));
   }
   void freeChunk(T *Begin, size_t Chunk) {
     llvm::deallocate_buffer(Begin, chunkBytes(Chunk), alignof(T));
@@ -235,6 +253,7 @@ private:
   llvm::SmallVector<T *, 1> Chunks;
   size_t Size = 0;
   size_t LastCapacity = 0; // Elements the last chunk has room for.
+  T *Spare = nullptr;      // A chunk of GrowMax elements consume() gave.
 };
 
 } // namespace profkit
