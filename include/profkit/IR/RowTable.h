@@ -80,9 +80,14 @@ class RowBatch {
 public:
   explicit RowBatch(unsigned KeyWidth = 0) : KeyWidth(KeyWidth) {}
 
-  /// Only valid while the batch is empty.
+  /// Only valid while the batch is empty. The same width keeps the value
+  /// width: a reader sets it at every function, and widening again for the
+  /// first row of each was a call a function (a cachegrind file's names one
+  /// in two lines). Tables drop the trailing zeros of wider rows.
   void setKeyWidth(unsigned W) {
     assert(empty() && "key width fixed while the batch has rows");
+    if (W == KeyWidth)
+      return;
     KeyWidth = W;
     ValueWidth = 0;
   }
