@@ -394,7 +394,7 @@ StringRef Part::header(StringRef Key) const {
   return "";
 }
 
-size_t Part::placeOf(FuncId F) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE size_t Part::placeOf(FuncId F) {
   size_t N = Functions.size();
   if (Dense) {
     if (size_t I = densePosition(F); I != N)
