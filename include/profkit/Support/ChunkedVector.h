@@ -101,6 +101,7 @@ public:
   /// instead, if given and it has none spare, for its next chunk (Fn moves
   /// elements there).
   template <typename Fn> void consume(Fn F, ChunkedVector *Into = nullptr) {
+    assert(Into != this && "a vector cannot take its own chunks");
     for (size_t C = 0; C != Chunks.size(); ++C) {
       T *Begin = Chunks[C];
       for (T *E = Begin, *End = Begin + usedIn(C); E != End; ++E) {
