@@ -85,19 +85,19 @@ void CallgrindReader::digestPiece() {
   Cur = &P.addPart(Positions); // Its body lines start no part.
   startDigestSegment();
   bool InHeader = false;
-  StringRef Line;
   // The lines a skim takes (skimLine()).
-  while (In.nextLineContaining(Line, '=', ':')) {
+  bool Failed = false;
+  In.forEachLineContaining('=', ':', [&](StringRef Line) {
     StringRef Text = Line.drop_while(isBlank); // Not all: it holds '=' or ':'.
     if (startsCostLine(Text[0]) || Text[0] == '#' || skimPassesOver(Text))
-      continue;
+      return true;
     if (!bodyKeyLength(Text)) {
       if (!InHeader && !endDigestBody())
-        return;
+        return !(Failed = true);
       InHeader = true;
       Digest.Segments.back().HeaderLines.append(Line.begin(), Line.end());
       Digest.Segments.back().HeaderLines += '\n';
-      continue;
+      return true;
     }
     if (InHeader) {
       startDigestSegment();
@@ -106,9 +106,12 @@ void CallgrindReader::digestPiece() {
     Digest.Segments.back().HasBody = true;
     if (!skimLine(Line)) {
       TailFailure = "an error in the piece";
-      return;
+      return !(Failed = true);
     }
-  }
+    return true;
+  });
+  if (Failed)
+    return;
   if (Error E = In.takeError()) {
     consumeError(std::move(E));
     TailFailure = "an error reading the piece";

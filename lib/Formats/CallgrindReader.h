@@ -242,7 +242,9 @@ public:
   /// reads its counts, a skim passes over it. That is most jumps, about a
   /// quarter of the lines of an instruction-level profile.
   bool skimPassesOver(llvm::StringRef Line) const {
-    return !HaveJumpFile && !HaveJumpFunction &&
+    // The first byte first: the line is seldom a jump, and starts_with()
+    // is a call of memcmp (two a line skimmed, 2 % of a skim's work).
+    return Line[0] == 'j' && !HaveJumpFile && !HaveJumpFunction &&
            (Line.starts_with("jcnd=") || Line.starts_with("jump="));
   }
   /// The lines a skim meets most (`calls=`, and `fn=(12)`, `cfn=(12)` and

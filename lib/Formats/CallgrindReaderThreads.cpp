@@ -175,20 +175,23 @@ void CallgrindReader::readTail(InputStream &Before, bool Last, LiveSplit *Live,
   for (size_t I = 0; Replay && I != Digests.size(); ++I)
     if (!replayDigest(*Digests[I]))
       return;
-  StringRef Line;
-  bool TimeToSplit = false;
-  while (!Replay && !TimeToSplit && Before.nextLineContaining(Line, '=', ':')) {
-    if (Live) {
-      LiveSplit::Verdict V = Live->skimmedTo(Before.tell());
-      if (V == LiveSplit::GiveUp) {
-        TailFailure = "the head read the whole file";
-        return;
+  bool TimeToSplit = false, Failed = false;
+  if (!Replay)
+    Before.forEachLineContaining('=', ':', [&](StringRef Line) {
+      if (Live) {
+        LiveSplit::Verdict V = Live->skimmedTo(Before.tell());
+        if (V == LiveSplit::GiveUp) {
+          TailFailure = "the head read the whole file";
+          return !(Failed = true);
+        }
+        TimeToSplit = V == LiveSplit::Split;
       }
-      TimeToSplit = V == LiveSplit::Split;
-    }
-    if (!skimLine(Line))
-      return;
-  }
+      if (!skimLine(Line))
+        return !(Failed = true);
+      return !TimeToSplit;
+    });
+  if (Failed)
+    return;
   if (TimeToSplit && !skimToSplit(Before, *Live))
     return;
   if (Error E = Before.takeError()) {

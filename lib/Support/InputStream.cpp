@@ -751,58 +751,6 @@ bool InputStream::findLinesEnd() {
 }
 
 /// The first byte A or B in [P, E), or null.
-static const char *findEither(const char *P, const char *E, char A, char B) {
-  // Inline, sixteen bytes at a time for both bytes at once: a skim stops
-  // every few lines, where three calls to memchr (A, B, then the line's
-  // end) cost more than the bytes between.
-#ifdef __SSE2__
-  const __m128i VA = _mm_set1_epi8(A), VB = _mm_set1_epi8(B);
-  for (; E - P >= 16; P += 16) {
-    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
-    if (unsigned Mask = _mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(V, VA), _mm_cmpeq_epi8(V, VB))))
-      return P + __builtin_ctz(Mask);
-  }
-#endif
-  for (; P != E; ++P)
-    if (*P == A || *P == B)
-      return P;
-  return nullptr;
-}
-
-bool InputStream::nextLineContaining(StringRef &Line, char A, char B) {
-  size_t Scanned = Begin; // [Begin, Scanned) holds neither A nor B.
-  for (;;) {
-    if (const char *Hit = findEither(Data + Scanned, Data + End, A, B)) {
-      const char *Start = Hit;
-      while (Start != Data + Begin && Start[-1] != '\n')
-        --Start;
-      Begin = Start - Data;
-      if (const char *NL = findNewline(Hit, Data + End)) {
-        Line = StringRef(Start, NL - Start);
-        Begin = NL + 1 - Data;
-        if (!Line.empty() && Line.back() == '\r') // As in nextLine().
-          Line = Line.rtrim('\r');
-        ++LineNo;
-        return true;
-      }
-      // The line goes on past the bytes read.
-      return nextLineSlow(Line);
-    }
-    // Whole lines without a hit go; a last partial line may get one.
-    StringRef Held(Data + Begin, End - Begin);
-    size_t LastNL = Held.rfind('\n');
-    if (LastNL != StringRef::npos)
-      Begin += LastNL + 1;
-    size_t Unscanned = End - Begin;
-    if (!fill()) {
-      Begin = End; // Left: a last line without '\n' and without a hit.
-      return false;
-    }
-    Scanned = Begin + Unscanned;
-  }
-}
-
 Error InputStream::takeError() { return std::move(Err); }
 
 Expected<std::unique_ptr<MemoryBuffer>> InputStream::readAll() {

@@ -367,7 +367,7 @@ TEST(InputStreamTest, MarkAndRewind) {
   }
 }
 
-// nextLineContaining() gives the lines nextLine() would that hold either
+// forEachLineContaining() gives the lines nextLine() would that hold either
 // byte: across the 1 MB reads, with '\r\n' ends, for a hit at either end of
 // a line, in lines longer than a read (with a hit and without), and in a last
 // line without '\n'.
@@ -401,15 +401,46 @@ TEST(InputStreamTest, LinesContaining) {
       if (Line.find_first_of("=:") != StringRef::npos)
         Expected.push_back(Line.str());
     In = InputStream::fromBuffer(All, "mem");
-    while (In->nextLineContaining(Line, '=', ':')) {
+    EXPECT_FALSE(In->forEachLineContaining('=', ':', [&](StringRef Line) {
       // The byte after the line is there to stop scanners.
       EXPECT_TRUE(Line.end()[0] == '\n' || Line.end()[0] == '\r');
       Got.push_back(Line.str());
-    }
+      return true;
+    }));
     EXPECT_FALSE(In->takeError());
     EXPECT_GT(Expected.size(), 1000u);
     EXPECT_EQ(Got, Expected) << "ending in '" << Last << "'";
   }
+}
+
+// A Take that stops leaves the stream right after its line, across the 1 MB
+// reads.
+TEST(InputStreamTest, LinesContainingStopped) {
+  std::string Text;
+  for (unsigned I = 0; I != 300000; ++I)
+    Text += I % 7 ? "+" + std::to_string(I) + " 1\n"
+                  : "fn=" + std::to_string(I) + "\n";
+  std::vector<std::string> All, Expected, Got;
+  std::unique_ptr<InputStream> In = InputStream::fromBuffer(Text, "mem");
+  StringRef Line;
+  while (In->nextLine(Line))
+    All.push_back(Line.str());
+  // Each hit, then the line after it, which the next hit comes after.
+  for (size_t I = 0; I < All.size(); ++I)
+    if (All[I].find('=') != std::string::npos) {
+      Expected.push_back(All[I]);
+      if (++I != All.size())
+        Expected.push_back(All[I]);
+    }
+  In = InputStream::fromBuffer(Text, "mem");
+  while (In->forEachLineContaining('=', ':', [&](StringRef Line) {
+    Got.push_back(Line.str());
+    return false;
+  }))
+    if (In->nextLine(Line))
+      Got.push_back(Line.str());
+  EXPECT_FALSE(In->takeError());
+  EXPECT_EQ(Got, Expected);
 }
 
 // A reader that stops early (an error in line 1) leaves the thread inflating

@@ -152,11 +152,54 @@ public:
     Begin = Next - Data;
     ++LineNo;
   }
-  /// The next line that holds byte A or B, passing over the lines between,
-  /// for readers that skim for a few kinds of lines: a fraction of the work
-  /// of taking every line. As nextLine() otherwise, but lineNumber() does
-  /// not count the lines passed over.
-  bool nextLineContaining(llvm::StringRef &Line, char A, char B);
+  /// Calls Take(Line) for each next line that holds byte A or B, passing
+  /// over the lines between, for readers that skim for a few kinds of
+  /// lines: a fraction of the work of taking every line. Lines are as
+  /// nextLine() gives them, but lineNumber() does not count those passed
+  /// over. Take returns false to stop: the stream stands after that line,
+  /// and this returns true. Else this returns false at the end of the input
+  /// or on an error (takeError()). Take must not read this stream.
+  template <typename TakeFn>
+  bool forEachLineContaining(char A, char B, TakeFn &&Take) {
+    assert(A != '\n' && B != '\n');
+    // Inline with its caller's loop, and no look back for a line's start:
+    // a skim takes a line every few, where a call a line cost more than
+    // the bytes between.
+    size_t Scanned = Begin; // [Begin, Scanned) holds neither A, B nor '\n'.
+    for (;;) {
+      const char *LineStart = Data + Begin, *P = Data + Scanned,
+                 *E = Data + End, *Hit, *NL;
+      while ((Hit = findEither(P, E, A, B, LineStart, NL))) {
+        if (!NL && !(NL = findNewline(Hit, E)))
+          break;
+        llvm::StringRef Line(LineStart, NL - LineStart);
+        Begin = NL + 1 - Data;
+        ++LineNo;
+        if (LLVM_UNLIKELY(Line.back() == '\r')) // As in nextLine().
+          Line = Line.rtrim('\r');
+        if (!Take(Line))
+          return true;
+        LineStart = P = NL + 1;
+      }
+      Begin = LineStart - Data;
+      if (Hit) { // Its line goes on past the bytes read.
+        llvm::StringRef Line;
+        if (!nextLineSlow(Line))
+          return false;
+        if (!Take(Line))
+          return true;
+        Scanned = Begin;
+        continue;
+      }
+      // Whole lines without a hit go; a last partial line may get one.
+      size_t Unscanned = End - Begin;
+      if (!fill()) {
+        Begin = End; // Left: a last line without '\n' and without a hit.
+        return false;
+      }
+      Scanned = Begin + Unscanned;
+    }
+  }
   /// Keeps the bytes from the next unread one on until rewind(), for a
   /// reader that looks a few lines ahead before it decides how to take
   /// them.
@@ -245,6 +288,44 @@ private:
   void leaveInPlace();
   bool nextLineSlow(llvm::StringRef &Line);
   bool findLinesEnd();
+  /// The first byte A or B in [P, E), or null. LineStart, the start of the
+  /// line P is in, moves to the start of the line of that byte (with none,
+  /// of the last line begun before E); LineEnd is the '\n' after that byte
+  /// if the scan met it, else null.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE static const char *
+  findEither(const char *P, const char *E, char A, char B,
+             const char *&LineStart, const char *&LineEnd) {
+    LineEnd = nullptr;
+#ifdef __SSE2__
+    // Sixteen bytes at a time, for both bytes and the line ends at once.
+    const __m128i VA = _mm_set1_epi8(A), VB = _mm_set1_epi8(B),
+                  NL = _mm_set1_epi8('\n');
+    for (; E - P >= 16; P += 16) {
+      __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+      unsigned Hits = _mm_movemask_epi8(
+          _mm_or_si128(_mm_cmpeq_epi8(V, VA), _mm_cmpeq_epi8(V, VB)));
+      unsigned Ends = _mm_movemask_epi8(_mm_cmpeq_epi8(V, NL));
+      if (!Hits) {
+        if (Ends)
+          LineStart = P + (32 - __builtin_clz(Ends));
+        continue;
+      }
+      unsigned At = __builtin_ctz(Hits);
+      if (unsigned Before = Ends & ((1u << At) - 1))
+        LineStart = P + (32 - __builtin_clz(Before));
+      if (unsigned After = Ends >> At)
+        LineEnd = P + At + __builtin_ctz(After);
+      return P + At;
+    }
+#endif
+    for (; P != E; ++P) {
+      if (*P == A || *P == B)
+        return P;
+      if (*P == '\n')
+        LineStart = P + 1;
+    }
+    return nullptr;
+  }
   /// The first '\n' in [P, E), or null. Sixteen or eight bytes at a time:
   /// lines are short, and a call to memchr costs more than scanning them.
   static const char *findNewline(const char *P, const char *E) {
