@@ -232,8 +232,8 @@ void Formatter::jumpRow(const Row &R, const FunctionData &FD,
 /// them.
 template <typename K>
 void Formatter::rows(const FunctionData &FD, const Function &F) {
-  RowTable::iterator S = FD.Self.begin(), SE = FD.Self.end();
-  size_t Lead = leadingSelfRow(FD, F.File, S != SE ? &*S : nullptr);
+  RowTable::iterator S = FD.Self.begin();
+  size_t Lead = leadingSelfRow(FD, F.File, !S.atEnd() ? &*S : nullptr);
   if (Lead != NoLeadingRow)
     selfRow<K>(Row{LeadKey, LeadValues}, F.File);
   size_t SelfIndex = 0;
@@ -245,31 +245,30 @@ void Formatter::rows(const FunctionData &FD, const Function &F) {
       selfRow<K>(R, F.File);
   };
   if (FD.calls().empty() && !FD.hasJumps()) {
-    for (; S != SE; ++S)
+    for (; !S.atEnd(); ++S)
       Self(*S);
     return;
   }
-  RowTable::iterator C = FD.calls().begin(), CE = FD.calls().end();
-  RowTable::iterator J = FD.jumps().begin(), JE = FD.jumps().end();
+  RowTable::iterator C = FD.calls().begin(), J = FD.jumps().begin();
   // An iterator's row stays at one address as it advances.
-  const Row *CR = C != CE ? &*C : nullptr;
-  const Row *JR = J != JE ? &*J : nullptr;
+  const Row *CR = !C.atEnd() ? &*C : nullptr;
+  const Row *JR = !J.atEnd() ? &*J : nullptr;
   while (CR || JR) {
     bool Jump = JR && (!CR || before<K>(*JR, *CR));
     const Row &Other = Jump ? *JR : *CR;
-    for (; S != SE && !before<K>(Other, *S); ++S)
+    for (; !S.atEnd() && !before<K>(Other, *S); ++S)
       Self(*S);
     if (Jump) {
       jumpRow<K>(*JR, FD, F.File);
-      if (++J == JE)
+      if ((++J).atEnd())
         JR = nullptr;
     } else {
       callRow<K>(*CR, F);
-      if (++C == CE)
+      if ((++C).atEnd())
         CR = nullptr;
     }
   }
-  for (; S != SE; ++S)
+  for (; !S.atEnd(); ++S)
     Self(*S);
 }
 

@@ -584,6 +584,9 @@ public:
     }
     bool operator==(const iterator &O) const { return Pos == O.Pos; }
     bool operator!=(const iterator &O) const { return Pos != O.Pos; }
+    /// Past the last row: what a loop over many small tables asks, rather
+    /// than make an end() iterator for each.
+    bool atEnd() const { return Pos == End; }
 
   private:
     // Inline: writers and passes decode every row of a profile.
