@@ -750,7 +750,6 @@ bool InputStream::findLinesEnd() {
   return true;
 }
 
-/// The first byte A or B in [P, E), or null.
 Error InputStream::takeError() { return std::move(Err); }
 
 Expected<std::unique_ptr<MemoryBuffer>> InputStream::readAll() {
