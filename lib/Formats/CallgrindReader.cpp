@@ -234,15 +234,20 @@ Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
     return E;
   if (S > CompressedIds::MaxName)
     return error("more than " + Twine(CompressedIds::MaxName) + " names");
-  StrId Was = Table.define(Id, S);
+  StrId Was = define(Table, Id, S);
   if (Was != S)
     return error("compressed name (" + Twine(Id) + ") redefined as '" + Name +
                  "', was '" + P.Strings.str(Was) + "'");
-  if (Digesting)
-    Digest.Segments.back().Definitions.push_back(
-        {tableName(Table), uint32_t(Id), S});
   Out = S;
   return Error::success();
+}
+
+StrId CallgrindReader::define(CompressedIds &Table, uint64_t Id, StrId S) {
+  StrId Was = Table.define(Id, S);
+  if (Was == S && Digesting)
+    Digest.Segments.back().Definitions.push_back(
+        {tableName(Table), uint32_t(Id), S});
+  return Was;
 }
 
 Error CallgrindReader::parseEvents(StringRef Value) {
@@ -551,12 +556,7 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
                             Opts.SliceBytes)
         if (Error E = handOverSlice())
           return E;
-      CurFunction = Cur->getOrCreateAt(F);
-      RowLayout L = Cur->layout();
-      Batches[SelfRows].setKeyWidth(L.selfWidth());
-      Batches[CallRows].setKeyWidth(L.callWidth());
-      Batches[JumpRows].setKeyWidth(L.jumpWidth());
-      SourceFile = File;
+      enterFunction(F);
       return Error::success();
     }
     break;
@@ -657,6 +657,15 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
     warn("ignoring '" + Key + "=' lines (not part of the callgrind format)",
          Key);
   return Error::success();
+}
+
+void CallgrindReader::enterFunction(FuncId F) {
+  CurFunction = Cur->getOrCreateAt(F);
+  RowLayout L = Cur->layout();
+  Batches[SelfRows].setKeyWidth(L.selfWidth());
+  Batches[CallRows].setKeyWidth(L.callWidth());
+  Batches[JumpRows].setKeyWidth(L.jumpWidth());
+  SourceFile = File;
 }
 
 /// After a `calls=` line whose target position is in PendingCall: its

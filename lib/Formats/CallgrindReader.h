@@ -380,8 +380,19 @@ private:
   template <typename Rules, unsigned NP>
   const char *tryFastCallOrJumpLineOf(const char *Ptr, const char *End);
   template <typename Rules>
-  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *tryFastNameRef(const char *Ptr,
-                                                          const char *End);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *tryFastNameLine(const char *Ptr,
+                                                           const char *End);
+  template <typename Rules>
+  const char *tryFastFunctionLine(const char *P, const char *End);
+  template <typename Rules>
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+  scanName(const char *P, const char *End, CompressedIds &Table, StrId &Name);
+  /// Gives Id of Table the name S if this part has not named it; returns
+  /// the name it has then. A digest notes the definition.
+  StrId define(CompressedIds &Table, uint64_t Id, StrId S);
+  /// Makes F, a function of the current object and file, the one whose
+  /// rows the lines after give (its rows before flushed).
+  void enterFunction(FuncId F);
   void expectCallCost(uint64_t Count);
   void expectJumpCost(bool Cond, uint64_t Followed, uint64_t Executed);
 

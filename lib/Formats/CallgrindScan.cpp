@@ -147,7 +147,7 @@ const char *CallgrindReader::tryFastLine(const char *Ptr, const char *End,
     return tryFastCostLine<Rules>(Ptr, End, NumPos);
   if (const char *Next = tryFastCallOrJumpLine<Rules>(Ptr, End, NumPos))
     return Next;
-  return tryFastNameRef<Rules>(Ptr, End);
+  return tryFastNameLine<Rules>(Ptr, End);
 }
 
 /// Scans NP positions (0: as many as the part has) from the token at Ptr
@@ -240,30 +240,49 @@ const char *CallgrindReader::tryFastCallOrJumpLineOf(const char *Ptr,
   return Ptr;
 }
 
-/// The compressed name `(N)` at P that ends its line, between P and End by
-/// Rules (ids of up to 9 digits): where it ends, with N in Id, or null.
+/// The compressed name at Ptr that ends its line, between Ptr and End by
+/// Rules (ids of up to 9 digits): `(N)`, defined before in this part, or
+/// `(N) name` where an earlier part gave N that name, as a run that dumped
+/// often names its functions again in each part. Returns where the line ends,
+/// with the name in Name, or null for anything else (a new name, other
+/// blanks, an unknown id), which parseName() takes.
 template <typename Rules>
-LLVM_ATTRIBUTE_ALWAYS_INLINE static const char *
-scanIdRef(const char *P, const char *End, uint64_t &Id) {
-  if (*P != '(')
+const char *CallgrindReader::scanName(const char *Ptr, const char *End,
+                                      CompressedIds &Table, StrId &Name) {
+  if (*Ptr != '(')
     return nullptr;
-  const char *Digits = ++P;
-  Id = 0;
-  for (; unsigned(*P - '0') < 10 && P - Digits < 9; ++P)
-    Id = Id * 10 + unsigned(*P - '0');
-  if (P == Digits || *P != ')' || !Rules::atEnd(++P, End))
+  const char *Digits = ++Ptr;
+  uint64_t Id = 0;
+  for (; unsigned(*Ptr - '0') < 10 && Ptr - Digits < 9; ++Ptr)
+    Id = Id * 10 + unsigned(*Ptr - '0');
+  if (Ptr == Digits || *Ptr != ')')
     return nullptr;
-  return P;
+  if (Rules::atEnd(++Ptr, End))
+    return Table.find(Id, Name) ? Ptr : nullptr;
+  // One space, then the earlier name up to the line's end: compared, the
+  // line's end found where the name ends (a name holds no '\n').
+  std::optional<StrId> Earlier = Table.earlier(Id);
+  if (*Ptr != ' ' || !Earlier)
+    return nullptr;
+  StringRef Before = P.Strings.str(*Earlier);
+  const char *NameEnd = ++Ptr + Before.size();
+  if ((Rules::InPlace ? NameEnd >= End : NameEnd != End) ||
+      std::memcmp(Ptr, Before.data(), Before.size()) != 0 ||
+      !Rules::atEnd(NameEnd, End))
+    return nullptr;
+  define(Table, Id, *Earlier);
+  Name = *Earlier;
+  return NameEnd;
 }
 
-/// A line that names the callee or the source file by a compressed name
-/// defined before (`cfn=(12)`, `cfi=`, `cfl=`, `cob=`, `fi=`, `fe=`), a
-/// line in seven of a line-level profile of many dumps, between Ptr and End
-/// by Rules as tryFastCostLine(): what parseSpec() does with it. Anything
-/// else (a definition, an unknown id, blanks) returns null and goes
-/// through parseSpec(). `fn=`, `fl=` and `ob=` lines do more there.
+/// A line that names the object, the file, the source file or the callee
+/// by a compressed name (`cfn=(12)`, `fl=(3) a.c`, ...), one in two lines
+/// of a line-level profile of many dumps, between Ptr and End by Rules as
+/// tryFastCostLine(): what parseSpec() does with it, where scanName() takes
+/// the name. Anything else returns null and goes through parseSpec().
+/// `fn=` lines do more there.
 template <typename Rules>
-const char *CallgrindReader::tryFastNameRef(const char *Ptr, const char *End) {
+const char *CallgrindReader::tryFastNameLine(const char *Ptr, const char *End) {
   if (Waiting != Pending::None)
     return nullptr; // parseLine() reports it.
   CompressedIds *Table = &FileIds;
@@ -282,19 +301,46 @@ const char *CallgrindReader::tryFastNameRef(const char *Ptr, const char *End) {
     else
       return nullptr;
     P += 3;
-  } else if (P[0] == 'f' && (P[1] == 'i' || P[1] == 'e')) {
+  } else if (P[0] == 'f' && (P[1] == 'i' || P[1] == 'e' || P[1] == 'l')) {
+    if (P[1] == 'l') // The function's file, the source file too.
+      Out = &File;
     P += 2;
+  } else if (P[0] == 'o' && P[1] == 'b') {
+    Table = &ObjectIds, Out = &Object;
+    P += 2;
+  } else if (P[0] == 'f' && P[1] == 'n') {
+    return tryFastFunctionLine<Rules>(P + 2, End);
   } else {
     return nullptr;
   }
-  uint64_t Id;
   StrId Name;
-  if (*P != '=' || !(P = scanIdRef<Rules>(P + 1, End, Id)) ||
-      !Table->find(Id, Name))
+  if (*P != '=' || !(P = scanName<Rules>(P + 1, End, *Table, Name)))
     return nullptr;
   *Out = Name;
+  if (Out == &File)
+    SourceFile = Name;
   if (Callee)
     *Callee = true;
+  PartHasBody = true;
+  return P;
+}
+
+/// A `fn=` line's compressed name, from its '=' at P, as tryFastNameLine():
+/// the function the rows after give, as parseSpec() makes it. A skim takes
+/// the line in skimFastLine(); a slice of a merge input, which may end at
+/// the line, goes the general way.
+template <typename Rules>
+const char *CallgrindReader::tryFastFunctionLine(const char *P,
+                                                 const char *End) {
+  StrId Name;
+  if (Skimming || Opts.Slice || *P != '=' ||
+      !(P = scanName<Rules>(P + 1, End, FunctionIds, Name)))
+    return nullptr;
+  FuncId F = this->P.getOrAddFunction(Object, File, Name);
+  // An overflow of the rows before is the line's error, as from a cost line.
+  if (!flushRows())
+    RowOverflow = true;
+  enterFunction(F);
   PartHasBody = true;
   return P;
 }
@@ -303,7 +349,7 @@ bool CallgrindReader::skimFastLine(StringRef Line) {
   if (!Cur || NewPartWanted)
     return false; // parseSpec() starts a part first.
   const char *B = Line.begin(), *E = Line.end();
-  if (tryFastNameRef<FastRules>(B, E))
+  if (tryFastNameLine<FastRules>(B, E))
     return true;
   // As parseSpec() takes them while skimming.
   if (startsWith(B, "calls=")) {
@@ -311,10 +357,9 @@ bool CallgrindReader::skimFastLine(StringRef Line) {
     PartHasBody = true;
     return true;
   }
-  uint64_t Id;
   StrId Name;
-  if (startsWith(B, "fn=") && scanIdRef<FastRules>(B + 3, E, Id) &&
-      FunctionIds.find(Id, Name)) {
+  if (startsWith(B, "fn=") &&
+      scanName<FastRules>(B + 3, E, FunctionIds, Name)) {
     skimFunction(Name);
     PartHasBody = true;
     return true;
