@@ -415,6 +415,8 @@ bool RowBatch::sortAndSum() {
          I != N && R[0] > R[-ptrdiff_t(Stride)]; R += Stride)
       ++I;
   std::iota(Order.begin(), Order.begin() + I, 0);
+  if (I != N && N <= MaxInsertionSorted && KeyWidth)
+    return insertionSort(I) && Ok;
   size_t Sorted = I, Hint = 0, Moved = 0; // Hint: where the last row went.
   for (; I != N; ++I) {
     if (!Sorted || Less(Order[Sorted - 1], I)) {
@@ -476,6 +478,49 @@ bool RowBatch::sortAndSum() {
       Order[Out++] = Order[J];
   }
   Order.truncate(Out);
+  return Ok;
+}
+
+bool RowBatch::insertionSort(uint32_t Sorted) {
+  const uint64_t *const Rows = Words.data();
+  const unsigned KeyWidth = this->KeyWidth, ValueWidth = this->ValueWidth;
+  const size_t Stride = KeyWidth + ValueWidth;
+  // The first key word of each row placed, beside its index: it decides
+  // most comparisons.
+  uint64_t First[MaxInsertionSorted];
+  for (uint32_t J = 0; J != Sorted; ++J)
+    First[J] = Rows[J * Stride];
+  bool Ok = true;
+  for (uint32_t I = Sorted, N = NumRows; I != N; ++I) {
+    const uint64_t *R = Rows + I * Stride;
+    size_t At = Sorted;
+    int Cmp = 1; // R against the row before At.
+    for (; At; --At) {
+      if (First[At - 1] != R[0]) {
+        if (First[At - 1] < R[0])
+          break;
+        continue;
+      }
+      const uint64_t *Before = Rows + Order[At - 1] * Stride;
+      Cmp = compareKeys(ArrayRef(R + 1, KeyWidth - 1), Before + 1);
+      if (Cmp >= 0)
+        break;
+    }
+    if (At && Cmp == 0) { // The key of a row placed: R's values go there.
+      uint64_t *Sum = Words.data() + Order[At - 1] * Stride + KeyWidth;
+      for (unsigned V = 0; V != ValueWidth; ++V)
+        Ok &= addCost(Sum[V], R[KeyWidth + V]);
+      continue;
+    }
+    for (size_t K = Sorted; K != At; --K) {
+      Order[K] = Order[K - 1];
+      First[K] = First[K - 1];
+    }
+    Order[At] = I;
+    First[At] = R[0];
+    ++Sorted;
+  }
+  Order.truncate(Sorted);
   return Ok;
 }
 
