@@ -155,10 +155,10 @@ public:
 private:
   friend class RowTable;
   void widen(size_t NewValueWidth);
-  /// Batches of at most this many rows sort by insertion: a line-level
-  /// function's block, a dozen rows that loops and inlined code put out of
-  /// order.
-  static constexpr uint32_t MaxInsertionSorted = 32;
+  /// Batches of at most this many rows sort by insertion: a function's
+  /// block, a dozen lines that loops and inlined code put out of order, or
+  /// a few dozen instructions (2,016 moves at most).
+  static constexpr uint32_t MaxInsertionSorted = 64;
   /// sortAndSum() of a small batch whose first Sorted rows rise.
   bool insertionSort(uint32_t Sorted);
   uint64_t *row(size_t I) { return Words.data() + I * (KeyWidth + ValueWidth); }
