@@ -383,10 +383,10 @@ private:
   LLVM_ATTRIBUTE_ALWAYS_INLINE const char *tryFastNameLine(const char *Ptr,
                                                            const char *End);
   template <typename Rules>
-  const char *tryFastFunctionLine(const char *P, const char *End);
+  const char *tryFastFunctionLine(const char *Ptr, const char *End);
   template <typename Rules>
   LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
-  scanName(const char *P, const char *End, CompressedIds &Table, StrId &Name);
+  scanName(const char *Ptr, const char *End, CompressedIds &Table, StrId &Name);
   /// Gives Id of Table the name S if this part has not named it; returns
   /// the name it has then. A digest notes the definition.
   StrId define(CompressedIds &Table, uint64_t Id, StrId S);

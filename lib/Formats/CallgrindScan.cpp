@@ -243,9 +243,9 @@ const char *CallgrindReader::tryFastCallOrJumpLineOf(const char *Ptr,
 /// The compressed name at Ptr that ends its line, between Ptr and End by
 /// Rules (ids of up to 9 digits): `(N)`, defined before in this part, or
 /// `(N) name` where an earlier part gave N that name, as a run that dumped
-/// often names its functions again in each part. Returns where the line ends,
-/// with the name in Name, or null for anything else (a new name, other
-/// blanks, an unknown id), which parseName() takes.
+/// often names its functions again in each part. Returns where the line
+/// ends, with the name in Name, or null for anything else (a new name,
+/// other blanks, an unknown id), which parseName() takes.
 template <typename Rules>
 const char *CallgrindReader::scanName(const char *Ptr, const char *End,
                                       CompressedIds &Table, StrId &Name) {
@@ -325,24 +325,24 @@ const char *CallgrindReader::tryFastNameLine(const char *Ptr, const char *End) {
   return P;
 }
 
-/// A `fn=` line's compressed name, from its '=' at P, as tryFastNameLine():
-/// the function the rows after give, as parseSpec() makes it. A skim takes
-/// the line in skimFastLine(); a slice of a merge input, which may end at
-/// the line, goes the general way.
+/// A `fn=` line's compressed name, from its '=' at Ptr, as
+/// tryFastNameLine(): the function the rows after give, as parseSpec()
+/// makes it. A skim takes the line in skimFastLine(); a slice of a merge
+/// input, which may end at the line, goes the general way.
 template <typename Rules>
-const char *CallgrindReader::tryFastFunctionLine(const char *P,
+const char *CallgrindReader::tryFastFunctionLine(const char *Ptr,
                                                  const char *End) {
   StrId Name;
-  if (Skimming || Opts.Slice || *P != '=' ||
-      !(P = scanName<Rules>(P + 1, End, FunctionIds, Name)))
+  if (Skimming || Opts.Slice || *Ptr != '=' ||
+      !(Ptr = scanName<Rules>(Ptr + 1, End, FunctionIds, Name)))
     return nullptr;
-  FuncId F = this->P.getOrAddFunction(Object, File, Name);
+  FuncId F = P.getOrAddFunction(Object, File, Name);
   // An overflow of the rows before is the line's error, as from a cost line.
   if (!flushRows())
     RowOverflow = true;
   enterFunction(F);
   PartHasBody = true;
-  return P;
+  return Ptr;
 }
 
 bool CallgrindReader::skimFastLine(StringRef Line) {

@@ -392,12 +392,7 @@ bool RowBatch::sortAndSum() {
     return compareKeys(ArrayRef(X, KeyWidth), Y) < 0;
   };
   bool Ok = true;
-  auto SumInto = [&](uint32_t To, uint32_t From) {
-    uint64_t *Sum = Rows + To * Stride + KeyWidth;
-    const uint64_t *V = Rows + From * Stride + KeyWidth;
-    for (unsigned J = 0; J != ValueWidth; ++J)
-      Ok &= addCost(Sum[J], V[J]);
-  };
+  auto SumInto = [&](uint32_t To, uint32_t From) { Ok &= sumInto(To, From); };
   uint32_t N = NumRows;
   Order.resize_for_overwrite(N);
   // Profilers list a block in increasing runs that overlap (callgrind: a
@@ -481,6 +476,16 @@ bool RowBatch::sortAndSum() {
   return Ok;
 }
 
+bool RowBatch::sumInto(uint32_t To, uint32_t From) {
+  const size_t Stride = KeyWidth + ValueWidth;
+  uint64_t *Sum = Words.data() + To * Stride + KeyWidth;
+  const uint64_t *V = Words.data() + From * Stride + KeyWidth;
+  bool Ok = true;
+  for (unsigned J = 0; J != ValueWidth; ++J)
+    Ok &= addCost(Sum[J], V[J]);
+  return Ok;
+}
+
 bool RowBatch::insertionSort(uint32_t Sorted) {
   const uint64_t *const Rows = Words.data();
   const unsigned KeyWidth = this->KeyWidth, ValueWidth = this->ValueWidth;
@@ -507,9 +512,7 @@ bool RowBatch::insertionSort(uint32_t Sorted) {
         break;
     }
     if (At && Cmp == 0) { // The key of a row placed: R's values go there.
-      uint64_t *Sum = Words.data() + Order[At - 1] * Stride + KeyWidth;
-      for (unsigned V = 0; V != ValueWidth; ++V)
-        Ok &= addCost(Sum[V], R[KeyWidth + V]);
+      Ok &= sumInto(Order[At - 1], I);
       continue;
     }
     for (size_t K = Sorted; K != At; --K) {

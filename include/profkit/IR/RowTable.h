@@ -161,6 +161,8 @@ private:
   static constexpr uint32_t MaxInsertionSorted = 64;
   /// sortAndSum() of a small batch whose first Sorted rows rise.
   bool insertionSort(uint32_t Sorted);
+  /// Adds row From's values to row To's; false if one overflowed.
+  bool sumInto(uint32_t To, uint32_t From);
   uint64_t *row(size_t I) { return Words.data() + I * (KeyWidth + ValueWidth); }
 
   // Rows of KeyWidth + ValueWidth words in the first Used words.
