@@ -659,6 +659,17 @@ Error CallgrindReader::parseSpec(StringRef Key, StringRef Value) {
   return Error::success();
 }
 
+void CallgrindReader::switchFunction(FuncId F) {
+  // An overflow of the rows before is the line's error, as from a cost
+  // line; the rows flushed and a new function are memory, which the
+  // general way checks after each of its lines.
+  if (!flushRows())
+    FastLineFailed = true;
+  else if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
+    FastLineFailed = OverMemoryLimit = true;
+  enterFunction(F);
+}
+
 void CallgrindReader::enterFunction(FuncId F) {
   CurFunction = Cur->getOrCreateAt(F);
   RowLayout L = Cur->layout();

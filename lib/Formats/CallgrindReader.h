@@ -393,6 +393,9 @@ private:
   /// Makes F, a function of the current object and file, the one whose
   /// rows the lines after give (its rows before flushed).
   void enterFunction(FuncId F);
+  /// The fast path's enterFunction() of a `fn=` line, the rows before
+  /// flushed: fails the line where parseSpec() and readLines() would.
+  void switchFunction(FuncId F);
   void expectCallCost(uint64_t Count);
   void expectJumpCost(bool Cond, uint64_t Followed, uint64_t Executed);
 
@@ -467,7 +470,12 @@ private:
   /// read: only then can a key's sum in such a table overflow, which
   /// finishProfile() looks through every function for.
   bool CallOrJumpSumOverflow = false;
-  bool RowOverflow = false; // A row's sum overflowed on the fast path.
+  /// A line the fast path took failed, for readLines() to report with its
+  /// number: a sum overflowed, or (OverMemoryLimit) the profile outgrew
+  /// -max-memory.
+  bool FastLineFailed = false, OverMemoryLimit = false;
+  llvm::Error fastLineError() const;
+  llvm::Error memoryLimitError() const;
   CompressedIds ObjectIds, FileIds, FunctionIds;
 
   // Current context.

@@ -336,11 +336,7 @@ const char *CallgrindReader::tryFastFunctionLine(const char *Ptr,
   if (Skimming || Opts.Slice || *Ptr != '=' ||
       !(Ptr = scanName<Rules>(Ptr + 1, End, FunctionIds, Name)))
     return nullptr;
-  FuncId F = P.getOrAddFunction(Object, File, Name);
-  // An overflow of the rows before is the line's error, as from a cost line.
-  if (!flushRows())
-    RowOverflow = true;
-  enterFunction(F);
+  switchFunction(P.getOrAddFunction(Object, File, Name));
   PartHasBody = true;
   return Ptr;
 }
@@ -485,7 +481,7 @@ CallgrindReader::tryFastCostLineOf(const char *Ptr, const char *End) {
   PartHasBody = true;
   Waiting = Pending::None;
   if (!noteRow(Kind, ArrayRef(Values, NumValues), Given))
-    RowOverflow = true;
+    FastLineFailed = true;
   return Ptr;
 }
 
@@ -567,8 +563,8 @@ Error CallgrindReader::readLines() {
               Wide ? tryFastLine<WideInPlaceRules>(Tried, Readable, NumPos)
                    : tryFastLine<InPlaceRules>(Tried, Readable, NumPos)) {
         In.passLine(NL + 1);
-        if (RowOverflow)
-          return error("a cost sum overflows 64 bits");
+        if (FastLineFailed)
+          return fastLineError();
         continue;
       }
     // Else the line as nextLine() gives it, tried again unless those very
@@ -582,8 +578,8 @@ Error CallgrindReader::readLines() {
       // A line that failed in place for its '\r's alone: a file converted
       // to CRLF, whose lines are taken as nextLine() gives them from here.
       CRLF |= Line.begin() == Tried;
-      if (RowOverflow)
-        return error("a cost sum overflows 64 bits");
+      if (FastLineFailed)
+        return fastLineError();
       continue;
     }
     if (Error E = parseLine(Line))
@@ -592,8 +588,18 @@ Error CallgrindReader::readLines() {
     NumPos = LastPos.size();
     Wide = ColumnToEvent.size() >= WideRowEvents;
     if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
-      return error("the profile needs more than " + Twine(Opts.MaxMemory) +
-                   " bytes of memory: over the memory limit (-max-memory)");
+      return memoryLimitError();
   }
   return In.takeError();
+}
+
+Error CallgrindReader::memoryLimitError() const {
+  return error("the profile needs more than " + Twine(Opts.MaxMemory) +
+               " bytes of memory: over the memory limit (-max-memory)");
+}
+
+Error CallgrindReader::fastLineError() const {
+  if (OverMemoryLimit)
+    return memoryLimitError();
+  return error("a cost sum overflows 64 bits");
 }
