@@ -363,14 +363,18 @@ Error CallgrindReader::parseHeader(StringRef Key, StringRef Value) {
   return Error::success();
 }
 
-Error CallgrindReader::intern(StringRef Name, StrId &Out) {
+bool CallgrindReader::internCounted(StringRef Name, StrId &Out) {
   size_t Before = P.Strings.size();
   Out = P.Strings.intern(Name);
   if (P.Strings.size() == Before)
-    return Error::success();
-  if (Name.contains('\0'))
-    return error("binary data in a text profile");
+    return false;
   StringBytes += Name.size();
+  return true;
+}
+
+Error CallgrindReader::intern(StringRef Name, StrId &Out) {
+  if (internCounted(Name, Out) && Name.contains('\0'))
+    return error("binary data in a text profile");
   return Error::success();
 }
 

@@ -387,6 +387,8 @@ private:
   template <typename Rules>
   LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
   scanName(const char *Ptr, const char *End, CompressedIds &Table, StrId &Name);
+  template <typename Rules>
+  const char *scanPlainName(const char *Ptr, const char *End, StrId &Name);
   /// Gives Id of Table the name S if this part has not named it; returns
   /// the name it has then. A digest notes the definition.
   StrId define(CompressedIds &Table, uint64_t Id, StrId S);
@@ -422,6 +424,8 @@ private:
   /// only a new one is searched for it: one met before was then (a
   /// cachegrind file names a function again at each of its blocks).
   llvm::Error intern(llvm::StringRef Name, StrId &Out);
+  /// Interns Name, counting the bytes of a new one: true if it is new.
+  bool internCounted(llvm::StringRef Name, StrId &Out);
   bool addRow(RowKind K, llvm::ArrayRef<uint64_t> Key,
               llvm::ArrayRef<uint64_t> Values);
   // Once per cost line: inlined into the fast path.

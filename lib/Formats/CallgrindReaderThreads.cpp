@@ -101,9 +101,9 @@ bool CallgrindReader::skimLine(StringRef Line) {
   Line = Line.drop_front(Blanks);
   if (startsCostLine(Line[0]) || skimPassesOver(Line))
     return true;
-  // `calls=` and names defined before (`cfn=(12)`, `fn=(12)`): most of the
-  // lines a skim parses in a profile of compressed names.
-  if ((Line[0] == 'c' || (Line.size() > 3 && Line[3] == '(')) &&
+  // `calls=`, names defined before (`cfn=(12)`, `fn=(12)`) and plain ones
+  // (`fl=a.c`): most of the lines a skim parses.
+  if ((Line[0] == 'c' || Line[0] == 'f' || Line[0] == 'o') &&
       skimFastLine(Line))
     return true;
   if (Error E = parseLine(Line)) {

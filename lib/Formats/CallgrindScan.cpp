@@ -240,17 +240,18 @@ const char *CallgrindReader::tryFastCallOrJumpLineOf(const char *Ptr,
   return Ptr;
 }
 
-/// The compressed name at Ptr that ends its line, between Ptr and End by
-/// Rules (ids of up to 9 digits): `(N)`, defined before in this part, or
-/// `(N) name` where an earlier part gave N that name, as a run that dumped
-/// often names its functions again in each part. Returns where the line
-/// ends, with the name in Name, or null for anything else (a new name,
-/// other blanks, an unknown id), which parseName() takes.
+/// The name at Ptr that ends its line, between Ptr and End by Rules: a
+/// plain one (scanPlainName()); `(N)`, with an id of up to 9 digits defined
+/// before in this part; or `(N) name` where an earlier part gave N that
+/// name, as a run that dumped often names its functions again in each
+/// part. Returns where the line ends, with the name in Name, or null for
+/// anything else (a new compressed name, other blanks, an unknown id),
+/// which parseName() takes.
 template <typename Rules>
 const char *CallgrindReader::scanName(const char *Ptr, const char *End,
                                       CompressedIds &Table, StrId &Name) {
   if (*Ptr != '(')
-    return nullptr;
+    return scanPlainName<Rules>(Ptr, End, Name);
   const char *Digits = ++Ptr;
   uint64_t Id = 0;
   for (; unsigned(*Ptr - '0') < 10 && Ptr - Digits < 9; ++Ptr)
@@ -275,8 +276,27 @@ const char *CallgrindReader::scanName(const char *Ptr, const char *End,
   return NameEnd;
 }
 
+/// A name that is not compressed, as cachegrind writes every one
+/// (`fn=main`), for scanName(): interned as parseName() does. Null for one
+/// that starts or ends with a blank or holds a NUL, which parseName() takes
+/// or reports.
+template <typename Rules>
+const char *CallgrindReader::scanPlainName(const char *Ptr, const char *End,
+                                           StrId &Name) {
+  const char *NameEnd =
+      Rules::InPlace
+          ? static_cast<const char *>(std::memchr(Ptr, '\n', End - Ptr))
+          : End;
+  size_t Size = NameEnd - Ptr;
+  if (!Size || isBlank(*Ptr) || isBlank(NameEnd[-1]) ||
+      std::memchr(Ptr, '\0', Size))
+    return nullptr;
+  internCounted(StringRef(Ptr, Size), Name);
+  return NameEnd;
+}
+
 /// A line that names the object, the file, the source file or the callee
-/// by a compressed name (`cfn=(12)`, `fl=(3) a.c`, ...), one in two lines
+/// (`cfn=(12)`, `fl=(3) a.c`, `fl=a.c`, ...), one in two lines
 /// of a line-level profile of many dumps, between Ptr and End by Rules as
 /// tryFastCostLine(): what parseSpec() does with it, where scanName() takes
 /// the name. Anything else returns null and goes through parseSpec().
@@ -314,8 +334,14 @@ const char *CallgrindReader::tryFastNameLine(const char *Ptr, const char *End) {
     return nullptr;
   }
   StrId Name;
+  size_t Strings = this->P.Strings.size();
   if (*P != '=' || !(P = scanName<Rules>(P + 1, End, *Table, Name)))
     return nullptr;
+  // A new name is memory, which the general way checks after each of its
+  // lines (a skim's are the head's to check).
+  if (this->P.Strings.size() != Strings && !Skimming && Opts.MaxMemory &&
+      irBytes() > Opts.MaxMemory)
+    FastLineFailed = OverMemoryLimit = true;
   *Out = Name;
   if (Out == &File)
     SourceFile = Name;
@@ -325,7 +351,7 @@ const char *CallgrindReader::tryFastNameLine(const char *Ptr, const char *End) {
   return P;
 }
 
-/// A `fn=` line's compressed name, from its '=' at Ptr, as
+/// A `fn=` line's name, from its '=' at Ptr, as
 /// tryFastNameLine(): the function the rows after give, as parseSpec()
 /// makes it. A skim takes the line in skimFastLine(); a slice of a merge
 /// input, which may end at the line, goes the general way.
