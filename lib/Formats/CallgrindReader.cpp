@@ -668,9 +668,9 @@ void CallgrindReader::switchFunction(FuncId F) {
   // line; the rows flushed and a new function are memory, which the
   // general way checks after each of its lines.
   if (!flushRows())
-    FastLineFailed = true;
+    failFastLine(FastFailure::Overflow);
   else if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
-    FastLineFailed = OverMemoryLimit = true;
+    failFastLine(FastFailure::OverMemory);
   enterFunction(F);
 }
 

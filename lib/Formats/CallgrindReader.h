@@ -474,10 +474,15 @@ private:
   /// read: only then can a key's sum in such a table overflow, which
   /// finishProfile() looks through every function for.
   bool CallOrJumpSumOverflow = false;
-  /// A line the fast path took failed, for readLines() to report with its
-  /// number: a sum overflowed, or (OverMemoryLimit) the profile outgrew
-  /// -max-memory.
-  bool FastLineFailed = false, OverMemoryLimit = false;
+  /// Why a line the fast path took failed, for readLines() to report with
+  /// its number; the first reason a line gives stands, as the general path
+  /// reports the first error of a line.
+  enum class FastFailure : uint8_t { None, Overflow, OverMemory, BinaryName };
+  FastFailure FastLineFailed = FastFailure::None;
+  void failFastLine(FastFailure Why) {
+    if (FastLineFailed == FastFailure::None)
+      FastLineFailed = Why;
+  }
   llvm::Error fastLineError() const;
   llvm::Error memoryLimitError() const;
   CompressedIds ObjectIds, FileIds, FunctionIds;

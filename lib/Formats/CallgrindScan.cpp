@@ -277,9 +277,9 @@ const char *CallgrindReader::scanName(const char *Ptr, const char *End,
 }
 
 /// A name that is not compressed, as cachegrind writes every one
-/// (`fn=main`), for scanName(): interned as parseName() does. Null for one
-/// that starts or ends with a blank or holds a NUL, which parseName() takes
-/// or reports.
+/// (`fn=main`), for scanName(): interned as parseName() does, and as there
+/// only a new name is searched for a NUL (the line then fails). Null for
+/// one that starts or ends with a blank, which parseName() trims.
 template <typename Rules>
 const char *CallgrindReader::scanPlainName(const char *Ptr, const char *End,
                                            StrId &Name) {
@@ -288,10 +288,12 @@ const char *CallgrindReader::scanPlainName(const char *Ptr, const char *End,
           ? static_cast<const char *>(std::memchr(Ptr, '\n', End - Ptr))
           : End;
   size_t Size = NameEnd - Ptr;
-  if (!Size || isBlank(*Ptr) || isBlank(NameEnd[-1]) ||
-      std::memchr(Ptr, '\0', Size))
+  if (!Size || isBlank(*Ptr) || isBlank(NameEnd[-1]))
     return nullptr;
-  internCounted(StringRef(Ptr, Size), Name);
+  StringRef S(Ptr, Size);
+  // A skim's lines are the head's to report.
+  if (internCounted(S, Name) && !Skimming && S.contains('\0'))
+    failFastLine(FastFailure::BinaryName);
   return NameEnd;
 }
 
@@ -341,7 +343,7 @@ const char *CallgrindReader::tryFastNameLine(const char *Ptr, const char *End) {
   // lines (a skim's are the head's to check).
   if (this->P.Strings.size() != Strings && !Skimming && Opts.MaxMemory &&
       irBytes() > Opts.MaxMemory)
-    FastLineFailed = OverMemoryLimit = true;
+    failFastLine(FastFailure::OverMemory);
   *Out = Name;
   if (Out == &File)
     SourceFile = Name;
@@ -507,7 +509,7 @@ CallgrindReader::tryFastCostLineOf(const char *Ptr, const char *End) {
   PartHasBody = true;
   Waiting = Pending::None;
   if (!noteRow(Kind, ArrayRef(Values, NumValues), Given))
-    FastLineFailed = true;
+    failFastLine(FastFailure::Overflow);
   return Ptr;
 }
 
@@ -589,7 +591,7 @@ Error CallgrindReader::readLines() {
               Wide ? tryFastLine<WideInPlaceRules>(Tried, Readable, NumPos)
                    : tryFastLine<InPlaceRules>(Tried, Readable, NumPos)) {
         In.passLine(NL + 1);
-        if (FastLineFailed)
+        if (FastLineFailed != FastFailure::None)
           return fastLineError();
         continue;
       }
@@ -604,7 +606,7 @@ Error CallgrindReader::readLines() {
       // A line that failed in place for its '\r's alone: a file converted
       // to CRLF, whose lines are taken as nextLine() gives them from here.
       CRLF |= Line.begin() == Tried;
-      if (FastLineFailed)
+      if (FastLineFailed != FastFailure::None)
         return fastLineError();
       continue;
     }
@@ -625,7 +627,14 @@ Error CallgrindReader::memoryLimitError() const {
 }
 
 Error CallgrindReader::fastLineError() const {
-  if (OverMemoryLimit)
+  switch (FastLineFailed) {
+  case FastFailure::OverMemory:
     return memoryLimitError();
+  case FastFailure::BinaryName:
+    return error("binary data in a text profile");
+  case FastFailure::Overflow:
+  case FastFailure::None:
+    break;
+  }
   return error("a cost sum overflows 64 bits");
 }
