@@ -52,7 +52,10 @@ CallgrindReader::resolvePlaceholder(StringRef Name,
 }
 
 void CallgrindReader::startDigestSegment() {
-  Digest.Segments.emplace_back();
+  PieceDigest::Segment &Seg = Digest.Segments.emplace_back();
+  Seg.FirstDefinition = Digest.Definitions.size();
+  Seg.FirstFunction = Digest.Functions.size();
+  Seg.FirstHeaderLine = Digest.HeaderLines.size();
   // The ids the segment names before defining them were defined before it
   // (as after a new part, whose ids the segment compares, not hashes).
   for (CompressedIds *Ids : {&ObjectIds, &FileIds, &FunctionIds})
@@ -95,8 +98,7 @@ void CallgrindReader::digestPiece() {
       if (!InHeader && !endDigestBody())
         return !(Failed = true);
       InHeader = true;
-      Digest.Segments.back().HeaderLines.append(Line.begin(), Line.end());
-      Digest.Segments.back().HeaderLines += '\n';
+      Digest.addHeaderLine(Line);
       return true;
     }
     if (InHeader) {
@@ -125,11 +127,13 @@ bool CallgrindReader::replayDigest(const CallgrindReader &D) {
     TailFailure = Why;
     return false;
   };
+  const PieceDigest &Piece = D.Digest;
   std::vector<StrId> Names(D.P.Strings.size());
   std::vector<FuncId> Functions(D.P.numFunctions());
   StrId S = 0;
   FuncId F = 0;
-  for (const PieceDigest::Segment &Seg : D.Digest.Segments) {
+  for (size_t I = 0, E = Piece.Segments.size(); I != E; ++I) {
+    const PieceDigest::Segment &Seg = Piece.Segments[I];
     if (Seg.HasBody) {
       if (HaveCalleeObject || HaveCalleeFile || HaveCallee || HaveJumpFile ||
           HaveJumpFunction)
@@ -162,25 +166,21 @@ bool CallgrindReader::replayDigest(const CallgrindReader &D) {
         Functions[F] = P.getOrAddFunction(Names[Fn.Object], Names[Fn.File],
                                           Names[Fn.Name]);
       }
-      for (const PieceDigest::Segment::Definition &Def : Seg.Definitions) {
+      for (const PieceDigest::Definition &Def : Piece.definitions(I)) {
         StrId Name = Names[Def.Name];
         if (Name > CompressedIds::MaxName ||
             idTable(Def.Table).define(Def.Id, Name) != Name)
           return Fail("an error before the split");
       }
-      for (FuncId Fn : Seg.Functions)
+      for (FuncId Fn : Piece.functions(I))
         HeadFunctions.insert(Functions[Fn]);
       Object = Names[Seg.Object];
       File = Names[Seg.File];
       SourceFile = Names[Seg.SourceFile];
     }
-    StringRef Header = Seg.HeaderLines;
-    while (!Header.empty()) {
-      auto [Line, Rest] = Header.split('\n');
-      Header = Rest;
-      if (!skimLine(Line))
+    for (uint32_t Line : Piece.headerLines(I))
+      if (!skimLine(Piece.LineTexts[Line]))
         return false;
-    }
   }
   return true;
 }

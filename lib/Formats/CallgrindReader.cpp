@@ -245,8 +245,7 @@ Error CallgrindReader::parseName(StringRef Value, CompressedIds &Table,
 StrId CallgrindReader::define(CompressedIds &Table, uint64_t Id, StrId S) {
   StrId Was = Table.define(Id, S);
   if (Was == S && Digesting)
-    Digest.Segments.back().Definitions.push_back(
-        {tableName(Table), uint32_t(Id), S});
+    Digest.Definitions.push_back({tableName(Table), uint32_t(Id), S});
   return Was;
 }
 

@@ -182,7 +182,14 @@ class CallgrindReader;
 /// replay resolves. Header lines it keeps as they are, for the replay to
 /// skim.
 struct PieceDigest {
+  struct Definition {
+    char Table; // 'o', 'f' or 'n': ob=, fl=/fi=/fe=/cfi=/jfi=, fn= ids.
+    uint32_t Id;
+    StrId Name;
+  };
   /// The name lines of the body up to the next header lines, then those.
+  /// Its definitions, functions and header lines start at its First*
+  /// in the digest's and end where the next segment's start.
   struct Segment {
     bool HasBody = false;
     /// The digest's names and functions met by the segment's end.
@@ -190,17 +197,46 @@ struct PieceDigest {
     FuncId EndFunction = 0;
     /// In force at the body's end.
     StrId Object = 0, File = 0, SourceFile = 0;
-    struct Definition {
-      char Table; // 'o', 'f' or 'n': ob=, fl=/fi=/fe=/cfi=/jfi=, fn= ids.
-      uint32_t Id;
-      StrId Name;
-    };
-    std::vector<Definition> Definitions;
-    std::vector<FuncId> Functions; // Those the body names by `fn=`.
-    std::string HeaderLines;       // Each ends in '\n'.
+    size_t FirstDefinition = 0, FirstFunction = 0, FirstHeaderLine = 0;
   };
+  // One of each for all segments: a run of many dumps has a segment a
+  // dump, and three containers a segment took (c) in three pieces from
+  // 116 MB to 130 MB.
   std::vector<Segment> Segments;
+  std::vector<Definition> Definitions;
+  std::vector<FuncId> Functions; // Those the bodies name by `fn=`.
+  /// The header lines, by their index in LineTexts, which holds each once:
+  /// a run of dumps repeats most of them in every dump, and line by line
+  /// they could take more memory than the piece's text.
+  std::vector<uint32_t> HeaderLines;
+  std::vector<llvm::StringRef> LineTexts; // The keys of LineIds.
+  llvm::StringMap<uint32_t> LineIds;
   bool Ok = false;
+
+  void addHeaderLine(llvm::StringRef Line) {
+    auto [It, New] = LineIds.try_emplace(Line, uint32_t(LineTexts.size()));
+    if (New)
+      LineTexts.push_back(It->first());
+    HeaderLines.push_back(It->second);
+  }
+  /// Segment I's definitions, functions and header lines.
+  llvm::ArrayRef<Definition> definitions(size_t I) const {
+    return slice(llvm::ArrayRef(Definitions), I, &Segment::FirstDefinition);
+  }
+  llvm::ArrayRef<FuncId> functions(size_t I) const {
+    return slice(llvm::ArrayRef(Functions), I, &Segment::FirstFunction);
+  }
+  llvm::ArrayRef<uint32_t> headerLines(size_t I) const {
+    return slice(llvm::ArrayRef(HeaderLines), I, &Segment::FirstHeaderLine);
+  }
+
+private:
+  template <typename T>
+  llvm::ArrayRef<T> slice(llvm::ArrayRef<T> All, size_t I,
+                          size_t Segment::*First) const {
+    size_t End = I + 1 != Segments.size() ? Segments[I + 1].*First : All.size();
+    return All.slice(Segments[I].*First, End - Segments[I].*First);
+  }
 };
 
 /// A file read in pieces on several threads (readInPieces()) has a head
@@ -225,9 +261,11 @@ public:
   /// stops the merge (an error: only reading in one piece gives its line)
   /// is kept in TailFailure; warnings wait in TailWarnings. With Live, the
   /// last tail chooses where its piece starts as it skims (skimToSplit()),
-  /// and Before is its own stream too: the whole file.
+  /// and Before is its own stream too: the whole file. Replayed is called
+  /// once the tail is done with Digests.
   void readTail(InputStream &Before, bool Last, LiveSplit *Live = nullptr,
-                llvm::ArrayRef<const CallgrindReader *> Digests = {});
+                llvm::ArrayRef<const CallgrindReader *> Digests = {},
+                llvm::function_ref<void()> Replayed = {});
   /// Digests its stream, a piece of a file before a tail's (PieceDigest).
   /// digested() tells whether it could: a piece it cannot digest (an error,
   /// a call's callee named before a header line) a tail skims.
@@ -256,7 +294,7 @@ public:
   void skimFunction(StrId Name) {
     FuncId F = P.getOrAddFunction(Object, File, Name);
     if (Digesting && !HeadFunctions.contains(F))
-      Digest.Segments.back().Functions.push_back(F);
+      Digest.Functions.push_back(F);
     HeadFunctions.insert(F);
     SourceFile = File;
   }

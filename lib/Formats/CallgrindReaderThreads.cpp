@@ -163,7 +163,8 @@ bool CallgrindReader::skimToSplit(InputStream &Before, LiveSplit &Live) {
 }
 
 void CallgrindReader::readTail(InputStream &Before, bool Last, LiveSplit *Live,
-                               ArrayRef<const CallgrindReader *> Digests) {
+                               ArrayRef<const CallgrindReader *> Digests,
+                               function_ref<void()> Replayed) {
   // Skim the pieces before: header and name lines as their readers read
   // them, so that names, functions and their ids come out the same; cost
   // lines are theirs. The lines that matter hold '=' (`fn=`, `calls=`, ...)
@@ -172,10 +173,14 @@ void CallgrindReader::readTail(InputStream &Before, bool Last, LiveSplit *Live,
   Skimming = true;
   bool Replay = !Digests.empty() &&
                 all_of(Digests, [](const auto *D) { return D->digested(); });
-  for (size_t I = 0; Replay && I != Digests.size(); ++I)
-    if (!replayDigest(*Digests[I]))
-      return;
-  bool TimeToSplit = false, Failed = false;
+  bool Failed = false;
+  for (size_t I = 0; Replay && !Failed && I != Digests.size(); ++I)
+    Failed = !replayDigest(*Digests[I]);
+  if (Replayed)
+    Replayed();
+  if (Failed)
+    return;
+  bool TimeToSplit = false;
   if (!Replay)
     Before.forEachLineContaining('=', ':', [&](StringRef Line) {
       if (Live) {
@@ -638,9 +643,15 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
     }
   }
   // The digests done, in file order: tail K waits for the first K + 1.
+  // Digest K serves tails K to the last, and goes once they replayed it:
+  // a run of many dumps digests to two thirds of its size.
   std::mutex DigestsMutex;
   std::condition_variable DigestDone;
   std::vector<bool> Digested(Digests.size());
+  std::vector<size_t> DigestUsers;
+  for (size_t K = 0; K != Digests.size(); ++K)
+    DigestUsers.push_back(Digests.size() - K);
+  std::optional<std::pair<size_t, std::string>> Undigested;
   for (size_t K = 0; !Live && K != Splits.size(); ++K) {
     Threads.emplace_back([&, K] {
       ArrayRef<const CallgrindReader *> Mine;
@@ -648,6 +659,8 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
         Digesters[K]->digestPiece();
         std::unique_lock<std::mutex> Lock(DigestsMutex);
         Digested[K] = true;
+        if (!Digesters[K]->digested() && (!Undigested || Undigested->first > K))
+          Undigested.emplace(K, Digesters[K]->failure().str());
         DigestDone.notify_all();
         DigestDone.wait(Lock, [&] {
           return std::all_of(Digested.begin(), Digested.begin() + K + 1,
@@ -655,19 +668,23 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
         });
         Mine = ArrayRef(Digests).take_front(K + 1);
       }
-      Tails[K]->readTail(*Befores[K], K + 1 == Splits.size(), nullptr, Mine);
+      Tails[K]->readTail(*Befores[K], K + 1 == Splits.size(), nullptr, Mine,
+                         [&] {
+                           std::lock_guard<std::mutex> Lock(DigestsMutex);
+                           for (size_t J = 0; J != Mine.size(); ++J)
+                             if (!--DigestUsers[J])
+                               Digesters[J].reset();
+                         });
     });
   }
   Error HeadError = Head.readLines();
   for (std::thread &T : Threads)
     T.join();
   // Tails after a piece that could not be digested skimmed instead.
-  auto Undigested =
-      find_if(Digests, [](const auto *D) { return !D->digested(); });
-  if (Opts.Threads && Undigested != Digests.end())
+  if (Opts.Threads && Undigested)
     Opts.Note(In.name() + ": the pieces before piece " +
-              Twine(Undigested - Digests.begin() + 2) +
-              " skimmed, not digested: " + (*Undigested)->failure());
+              Twine(Undigested->first + 2) +
+              " skimmed, not digested: " + Undigested->second);
   Digesters.clear();
   Head.releaseIds();
   for (std::unique_ptr<CallgrindReader> &Tail : Tails)
