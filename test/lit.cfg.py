@@ -46,6 +46,10 @@ config.substitutions.append(
 config.substitutions.append(
     ("%cpu-limit-10s",
      "" if config.profkit_sanitize else "prlimit --cpu=10 --"))
+# ASan keeps freed memory in quarantine and adds shadow memory, so peak
+# RSS under it says nothing of the reader's.
+if config.profkit_sanitize:
+    config.available_features.add("sanitizers")
 
 # Real tools the tests run when the machine has them.
 for tool in ["valgrind", "callgrind_annotate", "gprof", "php", "gzip",
