@@ -179,8 +179,8 @@ class CallgrindReader;
 /// sixteen cores need. The digest numbers names and functions in the order
 /// the piece meets them; what it cannot know (the names of ids defined
 /// before, the object and file in force) it names by placeholders the
-/// replay resolves. Header lines it keeps as they are, for the replay to
-/// skim.
+/// replay resolves. Header lines it keeps as they are, each distinct one
+/// once, for the replay to skim.
 struct PieceDigest {
   struct Definition {
     char Table; // 'o', 'f' or 'n': ob=, fl=/fi=/fe=/cfi=/jfi=, fn= ids.
