@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Allocator.h"
 #include <array>
 #include <cassert>
 #include <deque>
@@ -210,7 +211,9 @@ struct PieceDigest {
   /// they could take more memory than the piece's text.
   std::vector<uint32_t> HeaderLines;
   std::vector<llvm::StringRef> LineTexts; // The keys of LineIds.
-  llvm::StringMap<uint32_t> LineIds;
+  // Entries in slabs: a file of header lines that all differ would
+  // otherwise take a heap block a line.
+  llvm::StringMap<uint32_t, llvm::BumpPtrAllocator> LineIds;
   bool Ok = false;
 
   void addHeaderLine(llvm::StringRef Line) {
