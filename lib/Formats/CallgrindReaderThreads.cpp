@@ -644,7 +644,7 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
   }
   // The digests done, in file order: tail K waits for the first K + 1.
   // Digest K serves tails K to the last, and goes once they replayed it:
-  // a run of many dumps digests to two thirds of its size.
+  // the read's peak comes at its end, when the profile is largest.
   std::mutex DigestsMutex;
   std::condition_variable DigestDone;
   std::vector<bool> Digested(Digests.size());
