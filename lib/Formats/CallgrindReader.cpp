@@ -668,7 +668,7 @@ void CallgrindReader::switchFunction(FuncId F) {
   // general way checks after each of its lines.
   if (!flushRows())
     failFastLine(FastFailure::Overflow);
-  else if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
+  else if (overMemoryLimit())
     failFastLine(FastFailure::OverMemory);
   enterFunction(F);
 }

@@ -26,6 +26,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Allocator.h"
 #include <array>
+#include <atomic>
 #include <cassert>
 #include <deque>
 #include <optional>
@@ -269,6 +270,15 @@ public:
   void readTail(InputStream &Before, bool Last, LiveSplit *Live = nullptr,
                 llvm::ArrayRef<const CallgrindReader *> Digests = {},
                 llvm::function_ref<void()> Replayed = {});
+  /// Head, tail: counts its IR in Sum, that of all the pieces of the file,
+  /// against the memory limit.
+  void countIRIn(std::atomic<uint64_t> &Sum) {
+    PiecesIR = &Sum;
+    if (MyRole == Role::Head) // A tail's piece starts at the split.
+      PublishIRAt = 0;
+  }
+  /// Stopped because the pieces together went over the memory limit.
+  bool piecesOverLimit() const { return PiecesOverLimit; }
   /// Digests its stream, a piece of a file before a tail's (PieceDigest).
   /// digested() tells whether it could: a piece it cannot digest (an error,
   /// a call's callee named before a header line) a tail skims.
@@ -526,6 +536,17 @@ private:
   }
   llvm::Error fastLineError() const;
   llvm::Error memoryLimitError() const;
+  /// Over -max-memory: this reader's IR, or the IR of all the pieces of the
+  /// file read so far (PiecesIR).
+  bool overMemoryLimit() {
+    if (!Opts.MaxMemory)
+      return false;
+    uint64_t Mine = irBytes();
+    return Mine > Opts.MaxMemory || (Mine >= PublishIRAt && publishIR(Mine));
+  }
+  /// Adds what the IR gained since it last did to PiecesIR; true if the
+  /// pieces are over the limit.
+  bool publishIR(uint64_t Mine);
   CompressedIds ObjectIds, FileIds, FunctionIds;
 
   // Current context.
@@ -575,6 +596,19 @@ private:
 
   // Reading in pieces.
   Role MyRole;
+  /// The IR of the pieces of the file, each reader's as it last added
+  /// what it gained (PublishedIR): without it, N pieces could each hold
+  /// up to the memory limit until the joins added them up.
+  std::atomic<uint64_t> *PiecesIR = nullptr;
+  uint64_t PublishedIR = 0;
+  /// The IR publishIR() is called at next: it adds what a reader gained in
+  /// steps of a 64th of the limit, so that the readers seldom write the
+  /// sum's cache line.
+  uint64_t PublishIRAt = UINT64_MAX;
+  /// A tail's IR when its piece starts: the names and functions of the
+  /// pieces before, which the head counts.
+  uint64_t IRAtSplit = 0;
+  bool PiecesOverLimit = false;
   // The lines of the pieces before this reader's own: known once it becomes
   // a head (handOver()); a tail counts its lines from its piece's start.
   uint64_t LineBase = 0;

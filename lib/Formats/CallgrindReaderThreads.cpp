@@ -217,8 +217,12 @@ void CallgrindReader::readTail(InputStream &Before, bool Last, LiveSplit *Live,
       P.Strings.size(),   P.numFunctions(), SkimmedParts + P.parts().size(),
       SkimmedHeaderLines, Object,           File,
       SourceFile,         Positions,        ColumnToEvent};
-  // The head counts the header lines before the split (irBytes()).
+  // The head counts the header lines before the split (irBytes()), and
+  // the names and functions.
   HeaderBytes = 0;
+  IRAtSplit = irBytes();
+  if (PiecesIR)
+    PublishIRAt = IRAtSplit;
   // What the part gets after the split.
   Cur->Summary.reset();
   Cur->Totals.reset();
@@ -230,7 +234,8 @@ void CallgrindReader::readTail(InputStream &Before, bool Last, LiveSplit *Live,
     E = endPart();
   if (E) {
     consumeError(std::move(E));
-    TailFailure = "an error after the split";
+    TailFailure =
+        PiecesOverLimit ? "over the memory limit" : "an error after the split";
     return;
   }
   if (Last)
@@ -243,6 +248,18 @@ void CallgrindReader::readTail(InputStream &Before, bool Last, LiveSplit *Live,
   CurFunction = -1;
   if (InFirstPart)
     noteFirstPartEnd(false);
+}
+
+bool CallgrindReader::publishIR(uint64_t Mine) {
+  uint64_t Own = Mine - std::min(Mine, IRAtSplit);
+  // Modulo 2^64, as the sum: the IR may have shrunk since (a compaction).
+  uint64_t Sum = PiecesIR->fetch_add(Own - PublishedIR) + (Own - PublishedIR);
+  PublishedIR = Own;
+  PublishIRAt = Mine + std::max<uint64_t>(Opts.MaxMemory / 64, 1);
+  // Every reader stops then, and the file is read in one piece, which
+  // fails at the line that goes over the limit, if any does.
+  PiecesOverLimit = Sum > Opts.MaxMemory;
+  return PiecesOverLimit;
 }
 
 /// Why the pieces of a file cannot merge (not an error of the file: it is
@@ -611,7 +628,10 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
     Streams.back()->setMemoryLimit(Opts.MaxMemory);
     return *Streams.back();
   };
+  // The memory limit holds for all the pieces together.
+  std::atomic<uint64_t> PiecesIR{0};
   CallgrindReader Head(Range(0, Splits.front()), Opts, Role::Head);
+  Head.countIRIn(PiecesIR);
   std::vector<std::unique_ptr<CallgrindReader>> Tails;
   std::vector<std::thread> Threads;
   if (Live) {
@@ -620,6 +640,7 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
     Streams.back()->followAnotherStream();
     InputStream &Tail = Range(0, Size);
     Tails.push_back(std::make_unique<CallgrindReader>(Tail, Opts, Role::Tail));
+    Tails.back()->countIRIn(PiecesIR);
     Threads.emplace_back([&Reader = *Tails.back(), &Tail, &Live] {
       Reader.readTail(Tail, /*Last=*/true, &*Live);
     });
@@ -635,6 +656,7 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
     InputStream &Own = Range(Splits[K], Last ? Size : Splits[K + 1]);
     Befores.push_back(&Range(0, Splits[K]));
     Tails.push_back(std::make_unique<CallgrindReader>(Own, Opts, Role::Tail));
+    Tails.back()->countIRIn(PiecesIR);
     if (Digest) {
       InputStream &Piece = Range(K ? Splits[K - 1] : 0, Splits[K]);
       Digesters.push_back(
@@ -689,6 +711,11 @@ callgrind::readInPieces(InputStream &In, uint64_t Size, unsigned Pieces,
   Head.releaseIds();
   for (std::unique_ptr<CallgrindReader> &Tail : Tails)
     Tail->releaseIds();
+  if (HeadError && Head.piecesOverLimit()) {
+    consumeError(std::move(HeadError));
+    Why = "over the memory limit";
+    return nullptr;
+  }
   if (HeadError) {
     // The head is the file's beginning: its error is the file's first.
     Head.releaseWarnings();

@@ -341,8 +341,7 @@ const char *CallgrindReader::tryFastNameLine(const char *Ptr, const char *End) {
     return nullptr;
   // A new name is memory, which the general way checks after each of its
   // lines (a skim's are the head's to check).
-  if (this->P.Strings.size() != Strings && !Skimming && Opts.MaxMemory &&
-      irBytes() > Opts.MaxMemory)
+  if (this->P.Strings.size() != Strings && !Skimming && overMemoryLimit())
     failFastLine(FastFailure::OverMemory);
   *Out = Name;
   if (Out == &File)
@@ -615,7 +614,7 @@ Error CallgrindReader::readLines() {
     Fast = fastLinesOk();
     NumPos = LastPos.size();
     Wide = ColumnToEvent.size() >= WideRowEvents;
-    if (Opts.MaxMemory && irBytes() > Opts.MaxMemory)
+    if (overMemoryLimit())
       return memoryLimitError();
   }
   return In.takeError();
