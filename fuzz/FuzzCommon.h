@@ -23,11 +23,13 @@ namespace fuzz {
 /// is 2 GB, and an input is a few kilobytes.
 constexpr uint64_t MaxMemory = 64 << 20;
 
-/// Reads Data with the reader Read, under the memory limit.
+/// Reads Data with the reader Read, under the memory limit (or a smaller
+/// one Opts gives).
 template <typename ReadFn>
 llvm::Expected<std::unique_ptr<Profile>>
 read(llvm::StringRef Data, ReadFn Read, ReadOptions Opts = ReadOptions()) {
-  Opts.MaxMemory = MaxMemory;
+  if (!Opts.MaxMemory || Opts.MaxMemory > MaxMemory)
+    Opts.MaxMemory = MaxMemory;
   std::unique_ptr<InputStream> In = InputStream::fromBuffer(Data, "fuzz");
   In->setMemoryLimit(Opts.MaxMemory);
   return Read(*In, Opts);

@@ -4,7 +4,9 @@
 // on a thread of its own, as large files are read), then the same bytes
 // gzip-compressed (unless they are gzip data already) in one piece and in
 // two (each inflating them from the start): all must give the same
-// warnings and IR (or error).
+// warnings and IR (or error). Then under a memory limit the input may go
+// over part-way, in one piece and in three, whose IR counts against the
+// limit together: both must fail at the same line, or give the same IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,5 +41,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                                  : "reads in one piece and in three differ",
                      Plain, Split);
   }
+  ReadOptions Limited;
+  Limited.MaxMemory = 4 * Size + 1024;
+  std::string One = fuzz::readToText(Bytes, readCallgrind, Limited, true);
+  Limited.Threads = 3;
+  std::string Three = fuzz::readToText(Bytes, readCallgrind, Limited, true);
+  if (One != Three)
+    fuzz::mismatch("reads under a memory limit in one piece and in three "
+                   "differ",
+                   One, Three);
   return 0;
 }
