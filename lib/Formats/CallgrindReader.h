@@ -11,6 +11,7 @@
 #define PROFKIT_LIB_FORMATS_CALLGRINDREADER_H
 
 #include "CallgrindScan.h"
+#include "CompressedIds.h"
 #include "profkit/Formats/Format.h"
 #include "profkit/IR/Profile.h"
 #include "profkit/IR/ProfileSlice.h"
@@ -52,98 +53,6 @@ inline RowTable &tableOf(FunctionData &FD, RowKind K, RowArena *Arena) {
 inline const RowTable &tableOf(const FunctionData &FD, RowKind K) {
   return K == SelfRows ? FD.Self : K == CallRows ? FD.calls() : FD.jumps();
 }
-
-/// The names of a part's compressed ids, `(id) name`. Writers number them
-/// from 1 up: ids below a bound index an array, found without hashing (name
-/// lines are a tenth of a profile); others, from odd or hostile files, go to
-/// a map. The array is in chunks, made as ids reach them: a large profile's
-/// ids run to hundreds of thousands, each thread reading a piece of it has
-/// an array of its own, and chunks neither copy as they grow nor leave the
-/// slack of a growing array. Chunks outlive a part: a new part marks the
-/// entries the last one set as earlier names, from a list of them while they
-/// are few. Callgrind numbers names across the dumps of a run, and a dump's
-/// part names a few dozen functions with ids in the thousands: going over
-/// whole chunks for each part would cost more than reading it. It defines
-/// again every name it uses, mostly with the id an earlier part gave it:
-/// earlier() tells the reader which name to compare, not hash.
-class CompressedIds {
-public:
-  /// Names from MaxName up are not kept in the array (the reader refuses
-  /// so many); nor are ids of MaxDense and up (parseName() checks that ids
-  /// are at most UINT32_MAX).
-  static constexpr StrId MaxName = (1u << 31) - 2;
-  /// Sets Out to the name of Id if this part defined it.
-  bool find(uint64_t Id, StrId &Out) const {
-    if (Id < MaxDense) {
-      uint32_t Entry = entry(Id);
-      if (Entry - 1 >= Earlier - 1) // Neither empty nor an earlier part's.
-        return false;
-      Out = Entry - 1;
-      return true;
-    }
-    auto It = Sparse.find(Id);
-    if (It == Sparse.end())
-      return false;
-    Out = It->second;
-    return true;
-  }
-  /// The name an earlier part gave Id, if this part has not defined it.
-  std::optional<StrId> earlier(uint64_t Id) const {
-    uint32_t Entry = Id < MaxDense ? entry(Id) : 0;
-    if (!(Entry & Earlier) || Entry == Earlier)
-      return std::nullopt;
-    return (Entry & ~Earlier) - 1;
-  }
-  /// Gives Id the name S if this part has not named it; returns the name it
-  /// has then.
-  StrId define(uint64_t Id, StrId S) {
-    // An entry holds the name plus one, 0 for none, and the Earlier bit.
-    assert(S <= MaxName && "the reader refuses so many names");
-    assert(Id <= UINT32_MAX && "DenseMap reserves the largest keys");
-    if (Id >= MaxDense)
-      return Sparse.try_emplace(Id, S).first->second;
-    size_t Index = Id / ChunkSize;
-    if (Index >= Chunks.size())
-      Chunks.resize(Index + 1);
-    if (!Chunks[Index])
-      Chunks[Index] = std::make_unique<Chunk>();
-    uint32_t &Name = (*Chunks[Index])[Id % ChunkSize];
-    if (Name - 1 >= Earlier - 1) {
-      Name = S + 1;
-      Set.note(uint32_t(Id));
-    }
-    return Name - 1;
-  }
-  /// Makes every id this part named an earlier name (a new part).
-  void clear() {
-    Sparse.clear();
-    Set.empty(
-        [&](uint32_t Id) {
-          (*Chunks[Id / ChunkSize])[Id % ChunkSize] |= Earlier;
-        },
-        [&] {
-          for (std::unique_ptr<Chunk> &C : Chunks) // An empty entry stays so.
-            if (C)
-              for (uint32_t &Name : *C)
-                Name |= Earlier;
-        });
-  }
-
-private:
-  static constexpr uint64_t MaxDense = 1 << 20; // 4 MB of chunks at most.
-  static constexpr size_t ChunkSize = 4096;
-  static constexpr uint32_t Earlier = 1u << 31;
-  using Chunk = std::array<uint32_t, ChunkSize>;
-  uint32_t entry(uint64_t Id) const {
-    size_t Index = Id / ChunkSize;
-    return Index < Chunks.size() && Chunks[Index]
-               ? (*Chunks[Index])[Id % ChunkSize]
-               : 0;
-  }
-  std::vector<std::unique_ptr<Chunk>> Chunks;
-  TouchedList Set; // The ids set in the chunks since the last clear().
-  llvm::DenseMap<uint64_t, StrId> Sparse;
-};
 
 /// A set of function ids, a bit each (ids are dense): a tail puts the
 /// functions of the head's last part in it, hundreds of thousands in a

@@ -98,6 +98,68 @@ TEST(CompressedIds, NewPartForgets) {
   }
 }
 
+// A chunk's ids are hashed while few and move into an array once many: the
+// names a part gave them, and those of the part before, move with them.
+TEST(CompressedIds, ManyIdsOfAChunkMoveToAnArray) {
+  CompressedIds Ids;
+  StrId Found = 0;
+  // The first chunks to get ids take arrays at once.
+  for (uint32_t Chunk = 100; Chunk != 132; ++Chunk)
+    ASSERT_EQ(Ids.define(Chunk * 4096, Chunk), Chunk);
+  // Ids 8192 to 12287 are the third chunk's: one in eight in one part
+  // (hashed), then the others in the next, past the count that moves them
+  // all into an array.
+  auto InFirstPart = [](uint32_t Id) { return Id % 8 == 0; };
+  for (uint32_t Id = 8192; Id < 12288; Id += 8)
+    ASSERT_EQ(Ids.define(Id, Id - 8000), Id - 8000);
+  EXPECT_EQ(Ids.define(7, 1), 1u);
+  Ids.clear();
+  for (uint32_t Id = 8192; Id < 12288; ++Id) {
+    if (!InFirstPart(Id)) {
+      ASSERT_EQ(Ids.define(Id, Id - 8000), Id - 8000);
+    }
+  }
+  for (uint32_t Id = 8192; Id < 12288; ++Id) {
+    bool Now = !InFirstPart(Id);
+    ASSERT_EQ(Ids.find(Id, Found), Now) << "id " << Id;
+    if (Now) {
+      ASSERT_EQ(Found, Id - 8000) << "id " << Id;
+    }
+    ASSERT_EQ(Ids.earlier(Id), Now ? std::nullopt : std::optional(Id - 8000))
+        << "id " << Id;
+  }
+  EXPECT_FALSE(Ids.find(8191, Found));
+  EXPECT_FALSE(Ids.find(12288, Found));
+  EXPECT_EQ(Ids.earlier(7), StrId(1));
+  // A new part marks both kinds of entry earlier.
+  EXPECT_EQ(Ids.define(7, 1), 1u);
+  Ids.clear();
+  EXPECT_EQ(Ids.earlier(8193), StrId(193));
+  EXPECT_EQ(Ids.earlier(7), StrId(1));
+  EXPECT_FALSE(Ids.find(8193, Found));
+  EXPECT_FALSE(Ids.find(7, Found));
+}
+
+// Ids that all hash to the first eighth of the table, whatever its size
+// (131 K of them): probed one after another, each lookup would go over the
+// ones before; their chunks take arrays instead.
+TEST(CompressedIds, IdsChosenToCollideStayCheap) {
+  CompressedIds Ids;
+  std::vector<uint32_t> Chosen;
+  for (uint32_t Id = 0; Id != (1u << 20); ++Id)
+    if (uint32_t(Id * 0x9E3779B1u) >> 29 == 0)
+      Chosen.push_back(Id);
+  ASSERT_GT(Chosen.size(), 100000u);
+  for (uint32_t Id : Chosen)
+    ASSERT_EQ(Ids.define(Id, Id % 1000), Id % 1000);
+  StrId Found = 0;
+  for (uint32_t Id : Chosen) {
+    ASSERT_TRUE(Ids.find(Id, Found)) << "id " << Id;
+    ASSERT_EQ(Found, Id % 1000) << "id " << Id;
+  }
+  EXPECT_FALSE(Ids.find(Chosen.back() + 1, Found));
+}
+
 // The tail's set of the head's functions: inserts, lookups and new parts at
 // random against a std::set, parts of a few ids and of more than it lists.
 TEST(FunctionIdSet, AgreesWithASet) {
