@@ -1,9 +1,14 @@
 //===- CompressedIds.cpp - Names of a callgrind part's ids ----------------===//
 
 #include "CompressedIds.h"
+#include "llvm/Support/Process.h"
 
 using namespace profkit;
 using namespace profkit::callgrind;
+
+const uint64_t CompressedIds::Seed =
+    uint64_t(llvm::sys::Process::GetRandomNumber()) << 32 |
+    llvm::sys::Process::GetRandomNumber();
 
 CompressedIds::Slot *CompressedIds::findSlot(std::vector<Slot> &Table,
                                              unsigned Log2, uint32_t Id) {
@@ -71,6 +76,18 @@ void CompressedIds::makeArray(size_t Index, const std::vector<Slot> &Table,
     (*A)[I] = hashedEntry(Table, Log2, First + I);
   Arrays[Index] = std::move(A);
   ++NumArrays;
+}
+
+bool CompressedIds::findSparse(uint64_t Id, StrId &Out) const {
+  auto It = Sparse.find(Id);
+  if (It == Sparse.end())
+    return false;
+  Out = It->second;
+  return true;
+}
+
+StrId CompressedIds::defineSparse(uint64_t Id, StrId S) {
+  return Sparse.try_emplace(Id, S).first->second;
 }
 
 void CompressedIds::clear() {

@@ -49,11 +49,7 @@ public:
       Out = Entry - 1;
       return true;
     }
-    auto It = Sparse.find(Id);
-    if (It == Sparse.end())
-      return false;
-    Out = It->second;
-    return true;
+    return findSparse(Id, Out);
   }
   /// The name an earlier part gave Id, if this part has not defined it.
   std::optional<StrId> earlier(uint64_t Id) const {
@@ -69,7 +65,7 @@ public:
     assert(S <= MaxName && "the reader refuses so many names");
     assert(Id <= UINT32_MAX && "DenseMap reserves the largest keys");
     if (Id >= MaxKept)
-      return Sparse.try_emplace(Id, S).first->second;
+      return defineSparse(Id, S);
     size_t Index = Id / ChunkSize;
     uint32_t &Name = Index < Arrays.size() && Arrays[Index]
                          ? (*Arrays[Index])[Id % ChunkSize]
@@ -84,6 +80,10 @@ public:
   void clear();
 
 private:
+  // Ids from MaxKept up, which odd or hostile files have: out of line.
+  bool findSparse(uint64_t Id, StrId &Out) const;
+  StrId defineSparse(uint64_t Id, StrId S);
+
   static constexpr uint64_t MaxKept = 1 << 20;
   static constexpr size_t ChunkSize = 4096;
   /// A chunk's ids move into an array once they are this many: there they
@@ -149,7 +149,17 @@ private:
   size_t NumHashed = 0;
   std::vector<uint16_t> HashedOfChunk; // By the chunk's index.
   TouchedList Set; // The ids set in the chunks since the last clear().
-  llvm::DenseMap<uint64_t, StrId> Sparse;
+  /// The map's keys hashed with a seed of the process's: DenseMap's hash
+  /// of an integer is the same in every process, so a file could carry ids
+  /// found, offline, to share one probe sequence.
+  struct SeededIdInfo : llvm::DenseMapInfo<uint64_t> {
+    static unsigned getHashValue(uint64_t Id) {
+      uint64_t H = (Id ^ Seed) * 0xFF51AFD7ED558CCDull;
+      return unsigned((H ^ H >> 33) * 0xC4CEB9FE1A85EC53ull >> 32);
+    }
+  };
+  static const uint64_t Seed;
+  llvm::DenseMap<uint64_t, StrId, SeededIdInfo> Sparse;
 };
 
 } // namespace profkit::callgrind
