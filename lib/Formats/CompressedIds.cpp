@@ -95,9 +95,15 @@ void CompressedIds::clear() {
   Set.empty(
       [&](uint32_t Id) {
         size_t Index = Id / ChunkSize;
-        if (Index < Arrays.size() && Arrays[Index])
+        if (Index < Arrays.size() && Arrays[Index]) {
           (*Arrays[Index])[Id % ChunkSize] |= Earlier;
-        else if (Slot *S = findSlot(Hashed, Log2Hashed, Id))
+          return;
+        }
+        // An id noted is in an array or hashed; marking the empty slot
+        // findSlot() gives for a missing one would make it a slot in use.
+        Slot *S = Hashed.empty() ? nullptr : findSlot(Hashed, Log2Hashed, Id);
+        assert(S && S->Entry && "a noted id is in the table");
+        if (S && S->Entry)
           S->Entry |= Earlier;
       },
       [&] {
